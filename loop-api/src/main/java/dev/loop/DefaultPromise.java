@@ -1,0 +1,342 @@
+package dev.loop;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
+
+/**
+ * The engine's {@link Promise}. Completion is one CAS on {@code result}; the callbacks registered
+ * by then are handed to the loop in one {@link Loop#callSoon} of the promise itself, so create +
+ * one callback + complete allocates nothing but the promise (and the callback the caller wrote).
+ */
+class DefaultPromise<T> implements Promise<T>, Runnable {
+    private static final Object NULL = new Object();
+    private static final Object CANCELLED = new Object();
+    /** {@code callbacks} after completion: later callbacks are scheduled one by one. */
+    private static final Object DISPATCHED = new Object();
+    private static final VarHandle RESULT;
+    private static final VarHandle CALLBACKS;
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            RESULT = l.findVarHandle(DefaultPromise.class, "result", Object.class);
+            CALLBACKS = l.findVarHandle(DefaultPromise.class, "callbacks", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final EventLoop loop;
+    /** null while pending; NULL, a value, a {@link Failure}, or CANCELLED once done. */
+    private volatile Object result;
+    /** null, one Consumer, a Consumer[] in registration order, or DISPATCHED. */
+    private volatile Object callbacks;
+    /** The callbacks handed to the loop at completion; loop thread only once published. */
+    private Object toRun;
+    /** Debug mode: tracks whether a failure was ever looked at. */
+    private volatile Unretrieved unretrieved;
+
+    DefaultPromise(EventLoop loop) {
+        this.loop = Objects.requireNonNull(loop, "loop");
+    }
+
+    private record Failure(Throwable error) { }
+
+    @Override
+    public final Loop loop() {
+        return loop;
+    }
+
+    // ------------------------------------------------------------------ completion (any thread)
+
+    @Override
+    public void complete(T value) {
+        if (!tryComplete(value)) {
+            throw alreadyDone("complete");
+        }
+    }
+
+    @Override
+    public void fail(Throwable error) {
+        if (!tryFail(error)) {
+            throw alreadyDone("fail");
+        }
+    }
+
+    @Override
+    public boolean tryComplete(T value) {
+        return settle(value == null ? NULL : value);
+    }
+
+    @Override
+    public boolean tryFail(Throwable error) {
+        Objects.requireNonNull(error, "error");
+        if (error instanceof CancellationException) {
+            return cancel();
+        }
+        // In debug mode the tracker is in place before the CAS publishes the failure, so a reader
+        // on another thread can never look at the failure without being counted.
+        Unretrieved u = null;
+        if (loop.isDebug()) {
+            u = new Unretrieved(loop, error, getClass().getSimpleName() + "@" + Integer.toHexString(System.identityHashCode(this)));
+            unretrieved = u;
+        }
+        if (!RESULT.compareAndSet(this, null, new Failure(error))) {
+            if (u != null) {
+                u.retrieved = true;
+            }
+            return false;
+        }
+        if (u != null) {
+            CLEANER.register(this, u);
+        }
+        dispatch();
+        return true;
+    }
+
+    @Override
+    public boolean cancel() {
+        return settle(CANCELLED);
+    }
+
+    /** Subclasses (tasks) complete through this; returns false if already done. */
+    protected final boolean settle(Object encoded) {
+        if (!RESULT.compareAndSet(this, null, encoded)) {
+            return false;
+        }
+        dispatch();
+        return true;
+    }
+
+    private void dispatch() {
+        Object c = CALLBACKS.getAndSet(this, DISPATCHED);
+        if (c != null) {
+            toRun = c;
+            loop.callSoon(this);
+        }
+    }
+
+    private IllegalStateException alreadyDone(String op) {
+        return new IllegalStateException(op + "() on a future that is already " + state() + ": " + this);
+    }
+
+    // ------------------------------------------------------------------ callbacks
+
+    @Override
+    public LoopFuture<T> onDone(Consumer<? super LoopFuture<T>> callback) {
+        Objects.requireNonNull(callback, "callback");
+        for (;;) {
+            Object c = callbacks;
+            if (c == DISPATCHED) {
+                loop.callSoon(new LateCallback<>(this, callback));
+                return this;
+            }
+            Object next;
+            if (c == null) {
+                next = callback;
+            } else if (c instanceof Object[] arr) {
+                Object[] grown = Arrays.copyOf(arr, arr.length + 1);
+                grown[arr.length] = callback;
+                next = grown;
+            } else {
+                next = new Object[] {c, callback};
+            }
+            if (CALLBACKS.compareAndSet(this, c, next)) {
+                return this;
+            }
+        }
+    }
+
+    @Override
+    public boolean removeCallback(Consumer<? super LoopFuture<T>> callback) {
+        for (;;) {
+            Object c = callbacks;
+            if (c == DISPATCHED) {
+                return removeFromDispatched(callback);
+            }
+            Object next;
+            if (c == callback) {
+                next = null;
+            } else if (c instanceof Object[] arr) {
+                Object[] kept = Arrays.stream(arr).filter(o -> o != callback).toArray();
+                if (kept.length == arr.length) {
+                    return false;
+                }
+                next = kept.length == 0 ? null : kept.length == 1 ? kept[0] : kept;
+            } else {
+                return false;
+            }
+            if (CALLBACKS.compareAndSet(this, c, next)) {
+                return true;
+            }
+        }
+    }
+
+    /** Already handed to the loop: it can still be withdrawn on the loop thread until it runs. */
+    private boolean removeFromDispatched(Object callback) {
+        if (!loop.inLoop()) {
+            return false;
+        }
+        Object r = toRun;
+        if (r == callback) {
+            toRun = null;
+            return true;
+        }
+        boolean removed = false;
+        if (r instanceof Object[] arr) {
+            for (int i = 0; i < arr.length; i++) {
+                if (arr[i] == callback) {
+                    arr[i] = null;
+                    removed = true;
+                }
+            }
+        }
+        return removed;
+    }
+
+    /** Runs the callbacks handed over at completion, in order; one failing does not stop the rest. */
+    @Override
+    public final void run() {
+        Object r = toRun;
+        if (r instanceof Object[] arr) {
+            for (int i = 0; i < arr.length; i++) {
+                Object cb = arr[i];
+                if (cb != null) {
+                    arr[i] = null;
+                    invoke(cb);
+                }
+            }
+        } else if (r != null) {
+            invoke(r);
+        }
+        toRun = null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void invoke(Object cb) {
+        try {
+            ((Consumer<? super LoopFuture<T>>) cb).accept(this);
+        } catch (Throwable t) {
+            loop.report("exception in a done-callback of " + this, t, cb);
+        }
+    }
+
+    private record LateCallback<T>(DefaultPromise<T> future, Consumer<? super LoopFuture<T>> callback)
+            implements Runnable {
+        @Override
+        public void run() {
+            callback.accept(future);
+        }
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    @Override
+    public final boolean isDone() {
+        return result != null;
+    }
+
+    @Override
+    public final boolean isCancelled() {
+        return result == CANCELLED;
+    }
+
+    @Override
+    public final boolean isSuccess() {
+        Object r = result;
+        return r != null && r != CANCELLED && !(r instanceof Failure);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public final T result() {
+        Object r = result;
+        if (r == null) {
+            throw new IllegalStateException("result() on a pending future: " + this);
+        }
+        if (r == CANCELLED) {
+            throw new CancellationException("the future was cancelled: " + this);
+        }
+        if (r instanceof Failure f) {
+            markRetrieved();
+            throw Sneaky.<RuntimeException>rethrow(f.error());
+        }
+        return r == NULL ? null : (T) r;
+    }
+
+    @Override
+    public final Throwable exception() {
+        Object r = result;
+        if (r == null) {
+            throw new IllegalStateException("exception() on a pending future: " + this);
+        }
+        if (r == CANCELLED) {
+            throw new CancellationException("the future was cancelled: " + this);
+        }
+        if (r instanceof Failure f) {
+            markRetrieved();
+            return f.error();
+        }
+        return null;
+    }
+
+    private void markRetrieved() {
+        Unretrieved u = unretrieved;
+        if (u != null) {
+            u.retrieved = true;
+        }
+    }
+
+    /** "pending", "done with value X", "failed with E", or "cancelled". */
+    protected final String state() {
+        Object r = result;
+        if (r == null) {
+            return "pending";
+        }
+        if (r == CANCELLED) {
+            return "cancelled";
+        }
+        if (r instanceof Failure f) {
+            return "failed with " + f.error();
+        }
+        return "done with value " + (r == NULL ? "null" : r);
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "@" + Integer.toHexString(System.identityHashCode(this)) + "[" + state() + "]";
+    }
+
+    /** Reports, when the future is collected, a failure nobody looked at (asyncio's "never retrieved"). */
+    private static final class Unretrieved implements Runnable {
+        private final EventLoop loop;
+        private final Throwable error;
+        private final String future;
+        volatile boolean retrieved;
+
+        Unretrieved(EventLoop loop, Throwable error, String future) {
+            this.loop = loop;
+            this.error = error;
+            this.future = future;
+        }
+
+        @Override
+        public void run() {
+            if (retrieved) {
+                return;
+            }
+            String msg = "future exception was never retrieved: " + future;
+            try {
+                loop.callSoon(() -> loop.report(msg, error, null));
+            } catch (RuntimeException loopClosed) {
+                System.getLogger("dev.loop").log(System.Logger.Level.ERROR, msg, error);
+            }
+        }
+    }
+}

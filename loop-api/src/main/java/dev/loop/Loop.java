@@ -1,0 +1,97 @@
+package dev.loop;
+
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
+/**
+ * A single-threaded event loop in the manner of Python's asyncio: callbacks, timers and I/O
+ * readiness all run on the one thread that called {@link #runForever()} (or
+ * {@link #runUntilComplete}), one {@linkplain #callSoon callback} at a time, so code running on the
+ * loop needs no locks.
+ *
+ * <p>Thread safety: {@link #callSoon}, {@link #callLater}, {@link #callAt}, {@link #execute},
+ * {@link #stop()}, {@link #time()}, {@link #inLoop()} and cancelling a {@link TimerHandle} are safe
+ * from any thread; off the loop thread they go through a lock-free inbox and wake the loop only if
+ * it sleeps. Everything else is for the loop's owner.
+ *
+ * <p>Obtain one from {@link Loops#open()}.
+ */
+public interface Loop extends Executor, AutoCloseable {
+
+    /**
+     * Schedules {@code callback} to run in a later iteration, after every callback already
+     * scheduled (FIFO). Callbacks scheduled while an iteration runs its callbacks run in the next
+     * iteration. Allocates nothing on the loop thread.
+     *
+     * @throws IllegalStateException if the loop is closed
+     */
+    void callSoon(Runnable callback);
+
+    /** Same as {@link #callSoon}, so a loop can serve as an {@link Executor}. */
+    @Override
+    void execute(Runnable callback);
+
+    /**
+     * Schedules {@code callback} to run once {@code delay} has passed on the loop's clock. A zero or
+     * negative delay is a deadline already passed: it runs in the next iteration, ordered by that
+     * deadline among the timers due.
+     */
+    TimerHandle callLater(Duration delay, Runnable callback);
+
+    /** Schedules {@code callback} at the absolute loop time {@code deadlineNanos} (see {@link #time()}). */
+    TimerHandle callAt(long deadlineNanos, Runnable callback);
+
+    /** The loop's monotonic clock, in nanoseconds; only differences are meaningful. */
+    long time();
+
+    /** A new pending future bound to this loop: its callbacks run on this loop. */
+    <T> Promise<T> newPromise();
+
+    /** Runs iterations until {@link #stop()} is called. */
+    void runForever();
+
+    /**
+     * Runs iterations until {@code future} is done and returns its result, throwing its exception
+     * (the same object) if it failed.
+     *
+     * @throws IllegalStateException if the loop was stopped before the future completed
+     */
+    <T> T runUntilComplete(LoopFuture<T> future);
+
+    /**
+     * Makes the running loop return after the iteration in progress; if the loop is not running,
+     * its next run stops after one iteration. {@link #runForever()} may be called again afterwards.
+     */
+    void stop();
+
+    /**
+     * Closes the loop: timers still pending are cancelled, callbacks already scheduled run, the
+     * backend's resources are released. Nothing submitted before this returns is lost: it runs, or
+     * it is cancelled. Idempotent.
+     *
+     * @throws IllegalStateException if the loop is running
+     */
+    @Override
+    void close();
+
+    boolean isRunning();
+
+    boolean isClosed();
+
+    /** True on the thread that runs this loop right now. */
+    boolean inLoop();
+
+    /** The I/O backend's name, as {@link Loops#providers()} lists it. */
+    String backendName();
+
+    /** The timer strategy's name, as {@link Loops#providers()} lists it. */
+    String timersName();
+
+    boolean isDebug();
+
+    /** Where exceptions that escape callbacks go; never null. */
+    LoopExceptionHandler exceptionHandler();
+
+    /** Replaces the exception handler; {@code null} restores the default (log and continue). */
+    void setExceptionHandler(LoopExceptionHandler handler);
+}

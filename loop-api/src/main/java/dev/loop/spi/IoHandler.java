@@ -1,0 +1,39 @@
+package dev.loop.spi;
+
+/**
+ * The I/O side of one loop, as a backend implements it. Not thread-safe except {@link #wakeup()}.
+ *
+ * <p>The backend never sees the loop: each iteration the engine tells it how long it may block,
+ * and readiness handlers it dispatches do nothing but enqueue callbacks on the loop. The model is
+ * Netty 4.2's {@code IoHandler}.
+ */
+public interface IoHandler extends AutoCloseable {
+    /** {@link #poll} timeout meaning: block until an event or a {@link #wakeup()}. */
+    long BLOCK_UNTIL_WOKEN = -1;
+
+    /**
+     * Waits for readiness and dispatches it. {@code timeoutNanos == 0}: do not block;
+     * {@code > 0}: block at most that long, rounding <em>down</em> to the backend's resolution
+     * (the engine covers the remainder, so a coarse backend never oversleeps);
+     * {@link #BLOCK_UNTIL_WOKEN}: block until an event or a wakeup.
+     *
+     * @return how many readiness events were dispatched
+     */
+    int poll(long timeoutNanos) throws java.io.IOException;
+
+    /**
+     * Makes a blocked or the next {@link #poll} return at once. Any thread. The engine calls it at
+     * most once per sleep.
+     */
+    void wakeup();
+
+    /**
+     * The shortest blocking wait this backend can express, in nanoseconds (a millisecond for
+     * {@code Selector} and {@code epoll_wait}). The engine never asks it to block for less.
+     */
+    long resolutionNanos();
+
+    /** Releases the backend's resources (selector, epoll fd). Called once, on the loop thread. */
+    @Override
+    void close();
+}

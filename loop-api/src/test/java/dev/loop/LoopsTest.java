@@ -1,0 +1,77 @@
+package dev.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Discovery: what is found, what is chosen, and what a wrong name is told. */
+class LoopsTest {
+
+    @AfterEach
+    void clearProperties() {
+        System.clearProperty(Loops.BACKEND_PROPERTY);
+        System.clearProperty(Loops.TIMERS_PROPERTY);
+    }
+
+    @Test
+    void listsEveryProviderWithItsAvailabilityAndCause() {
+        List<ProviderInfo> all = Loops.providers();
+        ProviderInfo park = find(all, "park");
+        assertTrue(park.available());
+        assertEquals(ProviderInfo.BACKEND, park.kind());
+        ProviderInfo nowhere = find(all, "nowhere");
+        assertFalse(nowhere.available());
+        assertTrue(nowhere.reason().contains("hardware"), nowhere.reason());
+        ProviderInfo heap = find(all, "heap");
+        assertEquals(ProviderInfo.TIMERS, heap.kind());
+        assertTrue(all.stream().anyMatch(p -> !p.available() && p.reason().contains("constructor failed on purpose")),
+                "a provider whose constructor throws is listed with its error: " + all);
+    }
+
+    @Test
+    void bestAvailableSkipsTheUnavailableOneEvenWithHigherPriority() {
+        try (Loop loop = Loops.open()) {
+            assertEquals("park", loop.backendName());
+            assertEquals("heap", loop.timersName());
+        }
+    }
+
+    @Test
+    void anUnknownNameListsEveryProvider() {
+        String m = assertThrows(IllegalArgumentException.class,
+                () -> Loops.open(LoopOptions.defaults().withBackend("kqueue"))).getMessage();
+        assertTrue(m.contains("unknown backend 'kqueue'"), m);
+        assertTrue(m.contains("park") && m.contains("nowhere") && m.contains("heap"), m);
+    }
+
+    @Test
+    void anUnavailableNameSaysWhy() {
+        String m = assertThrows(IllegalArgumentException.class,
+                () -> Loops.open(LoopOptions.defaults().withBackend("nowhere"))).getMessage();
+        assertTrue(m.contains("'nowhere'") && m.contains("unavailable") && m.contains("hardware"), m);
+    }
+
+    @Test
+    void theSystemPropertyIsUsedWhenOptionsNameNothingAndOptionsWin() {
+        System.setProperty(Loops.BACKEND_PROPERTY, "nowhere");
+        String m = assertThrows(IllegalArgumentException.class, Loops::open).getMessage();
+        assertTrue(m.contains("-Dloop.backend"), "the message names where the choice came from: " + m);
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("park"))) {
+            assertEquals("park", loop.backendName());
+        }
+        System.clearProperty(Loops.BACKEND_PROPERTY);
+        System.setProperty(Loops.TIMERS_PROPERTY, "no-such-timers");
+        String t = assertThrows(IllegalArgumentException.class, Loops::open).getMessage();
+        assertTrue(t.contains("no-such-timers"), t);
+    }
+
+    private static ProviderInfo find(List<ProviderInfo> all, String name) {
+        return all.stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError(name + " not in " + all));
+    }
+}

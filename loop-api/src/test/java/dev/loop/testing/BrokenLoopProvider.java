@@ -1,0 +1,31 @@
+package dev.loop.testing;
+
+import dev.loop.spi.IoHandler;
+import dev.loop.spi.LoopProvider;
+
+/** A provider whose constructor throws: discovery must report it and carry on. */
+public final class BrokenLoopProvider implements LoopProvider {
+    public BrokenLoopProvider() {
+        throw new IllegalStateException("broken provider's constructor failed on purpose");
+    }
+
+    @Override
+    public String name() {
+        return "broken";
+    }
+
+    @Override
+    public int priority() {
+        return 0;
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+        return null;
+    }
+
+    @Override
+    public IoHandler newIoHandler() {
+        throw new AssertionError();
+    }
+}

@@ -1,0 +1,72 @@
+package dev.loop.testing;
+
+import dev.loop.spi.IoHandler;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A backend without I/O for engine tests: it parks, with a millisecond resolution like the real
+ * ones, and records every poll timeout so tests can see what the engine asked for.
+ */
+public final class ParkingIoHandler implements IoHandler {
+    public final ConcurrentLinkedQueue<Long> timeouts = new ConcurrentLinkedQueue<>();
+    public final AtomicInteger wakeups = new AtomicInteger();
+    public volatile boolean closed;
+    /** When set, a blocking poll that was woken waits for it before returning (to hold a burst). */
+    public volatile java.util.concurrent.CountDownLatch holdAfterWake;
+    private final AtomicBoolean woken = new AtomicBoolean();
+    private volatile Thread poller;
+
+    @Override
+    public int poll(long timeoutNanos) {
+        timeouts.add(timeoutNanos);
+        if (timeoutNanos == 0 || woken.getAndSet(false)) {
+            return 0;
+        }
+        poller = Thread.currentThread();
+        long end = System.nanoTime() + timeoutNanos;
+        while (!woken.getAndSet(false)) {
+            if (timeoutNanos < 0) {
+                LockSupport.park(this);
+            } else {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+        }
+        poller = null;
+        java.util.concurrent.CountDownLatch hold = holdAfterWake;
+        if (hold != null) {
+            try {
+                hold.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public void wakeup() {
+        wakeups.incrementAndGet();
+        woken.set(true);
+        Thread t = poller;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    @Override
+    public long resolutionNanos() {
+        return 1_000_000;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.loop.testing;
+
+import dev.loop.spi.IoHandler;
+import dev.loop.spi.LoopProvider;
+
+/** {@code park}: the I/O-less test backend, registered only for loop-api's own tests. */
+public final class ParkingLoopProvider implements LoopProvider {
+    /** The handler of the loop opened last, for tests that inspect it. */
+    public static volatile ParkingIoHandler last;
+
+    @Override
+    public String name() {
+        return "park";
+    }
+
+    @Override
+    public int priority() {
+        return 1;
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+        return null;
+    }
+
+    @Override
+    public IoHandler newIoHandler() {
+        ParkingIoHandler h = new ParkingIoHandler();
+        last = h;
+        return h;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.loop.testing;
+
+import dev.loop.spi.IoHandler;
+import dev.loop.spi.LoopProvider;
+
+/** {@code nowhere}: a backend that is never available, to test how discovery reports it. */
+public final class UnavailableLoopProvider implements LoopProvider {
+    @Override
+    public String name() {
+        return "nowhere";
+    }
+
+    @Override
+    public int priority() {
+        return 1000;
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+        return new UnsupportedOperationException("nowhere needs hardware this machine does not have");
+    }
+
+    @Override
+    public IoHandler newIoHandler() {
+        throw new AssertionError("must not be called when unavailable");
+    }
+}
