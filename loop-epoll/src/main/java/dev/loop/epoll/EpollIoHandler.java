@@ -1,0 +1,122 @@
+package dev.loop.epoll;
+
+import dev.loop.spi.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.util.concurrent.ThreadAwareExecutor;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The I/O side of a loop on Linux epoll, through Netty's native {@code EpollIoHandler} driven by
+ * the loop's own iteration instead of Netty's event loop. Not thread-safe, except
+ * {@link #wakeup()}.
+ *
+ * <p>Netty asks two things of the code that drives it: an executor that knows its own thread (for
+ * the rare registration cancelled from another thread), and a context it reads <em>live</em> inside
+ * {@code run()} after publishing that it is about to block. The second is what makes wake-ups
+ * safe: a wake-up that lands before Netty is inside {@code epoll_wait} is not lost, because
+ * {@link Context#canBlock()} sees {@code wakeupPending} and Netty polls without blocking.
+ */
+public final class EpollIoHandler implements IoHandler {
+    /**
+     * Netty waits with {@code epoll_pwait2} (nanoseconds) where the kernel has it, else arms a
+     * timerfd for short waits, so the engine never needs to park below a millisecond here.
+     */
+    private static final long RESOLUTION_NANOS = 1_000;
+
+    private final Executor executor = new Executor();
+    private final Context context = new Context();
+    private final io.netty.channel.IoHandler netty;
+    private volatile Thread pollingThread;
+    private volatile boolean wakeupPending;
+
+    EpollIoHandler() {
+        this.netty = io.netty.channel.epoll.EpollIoHandler.newFactory().newHandler(executor);
+        this.netty.initialize();
+    }
+
+    /** Netty's handler, for sockets to register with; loop thread only. */
+    public io.netty.channel.IoHandler netty() {
+        return netty;
+    }
+
+    @Override
+    public int poll(long timeoutNanos) {
+        pollingThread = Thread.currentThread();
+        executor.runPending();
+        context.timeoutNanos = timeoutNanos;
+        context.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : -1;
+        try {
+            return netty.run(context);
+        } finally {
+            // Cleared after the wait, never before it: a wake-up sent between the engine's
+            // "about to sleep" and this poll must still stop the wait.
+            wakeupPending = false;
+            executor.runPending();
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        wakeupPending = true;
+        netty.wakeup(); // one eventfd write, and only if Netty is (about to be) blocked
+    }
+
+    @Override
+    public long resolutionNanos() {
+        return RESOLUTION_NANOS;
+    }
+
+    @Override
+    public void close() {
+        pollingThread = Thread.currentThread();
+        netty.prepareToDestroy(); // cancels every registration and closes its handle
+        executor.runPending();
+        netty.destroy();          // closes the epoll fd, the eventfd and the timerfd
+    }
+
+    /** What Netty reads, live, inside {@code run()}. */
+    private final class Context implements IoHandlerContext {
+        long timeoutNanos;
+        long deadline;
+
+        @Override
+        public boolean canBlock() {
+            return timeoutNanos != 0 && !wakeupPending;
+        }
+
+        @Override
+        public long delayNanos(long currentTimeNanos) {
+            return timeoutNanos < 0 ? Long.MAX_VALUE : Math.max(0, deadline - currentTimeNanos);
+        }
+
+        @Override
+        public long deadlineNanos() {
+            // The same instant must always be the same value: Netty skips re-arming its timerfd
+            // when the deadline did not change.
+            return deadline;
+        }
+    }
+
+    /** Netty runs tasks here only to cancel a registration from another thread. */
+    private final class Executor implements ThreadAwareExecutor {
+        private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public boolean isExecutorThread(Thread thread) {
+            return thread == pollingThread;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+            wakeup();
+        }
+
+        void runPending() {
+            Runnable r;
+            while ((r = tasks.poll()) != null) {
+                r.run();
+            }
+        }
+    }
+}

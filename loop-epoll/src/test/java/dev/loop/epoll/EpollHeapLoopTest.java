@@ -1,0 +1,12 @@
+package dev.loop.epoll;
+
+import dev.loop.LoopContract;
+import dev.loop.LoopOptions;
+
+/** The engine contract on the epoll backend with heap timers. */
+class EpollHeapLoopTest extends LoopContract {
+    @Override
+    protected LoopOptions options() {
+        return LoopOptions.defaults().withBackend("epoll").withTimers("heap");
+    }
+}

@@ -1,0 +1,81 @@
+package dev.loop.select;
+
+import dev.loop.spi.IoHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The I/O side of a loop on one JDK {@link Selector}. Not thread-safe, except {@link #wakeup()}.
+ *
+ * <p>Readiness is dispatched through {@link Selector#select(Consumer, long)}, which hands each
+ * selected key to one consumer without building the selected-key set, so a poll allocates nothing
+ * per event. Each key's attachment is the {@link Consumer} that handles it.
+ */
+public final class SelectIoHandler implements IoHandler {
+    private static final long RESOLUTION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final Selector selector;
+    private final Consumer<SelectionKey> dispatch = SelectIoHandler::dispatch;
+
+    public SelectIoHandler() throws IOException {
+        this.selector = Selector.open();
+    }
+
+    /** The selector sockets register with; loop thread only. */
+    public Selector selector() {
+        return selector;
+    }
+
+    @Override
+    public int poll(long timeoutNanos) throws IOException {
+        if (timeoutNanos == 0) {
+            return selector.selectNow(dispatch);
+        }
+        if (timeoutNanos < 0) {
+            return selector.select(dispatch);
+        }
+        // Round down: the engine parks for whatever remains below a millisecond.
+        long millis = timeoutNanos / RESOLUTION_NANOS;
+        return millis == 0 ? selector.selectNow(dispatch) : selector.select(dispatch, millis);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void dispatch(SelectionKey key) {
+        Object handler = key.attachment();
+        if (handler instanceof Consumer<?> c) {
+            ((Consumer<SelectionKey>) c).accept(key);
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        selector.wakeup();
+    }
+
+    @Override
+    public long resolutionNanos() {
+        return RESOLUTION_NANOS;
+    }
+
+    @Override
+    public void close() {
+        try {
+            Set<SelectionKey> keys = selector.keys();
+            for (SelectionKey k : keys.toArray(new SelectionKey[0])) {
+                try {
+                    k.channel().close();
+                } catch (IOException e) {
+                    // closing what the loop still owns; one failure must not keep the rest open
+                }
+            }
+            selector.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing the selector failed", e);
+        }
+    }
+}
