@@ -38,8 +38,18 @@ public abstract class LoopContract {
         return open(options());
     }
 
+    /** Assertions that failed inside loop callbacks, where the loop would otherwise just log them. */
+    private final List<Throwable> failedInCallbacks = new CopyOnWriteArrayList<>();
+
     protected Loop open(LoopOptions o) {
         Loop loop = Loops.open(o);
+        LoopExceptionHandler fallback = loop.exceptionHandler();
+        loop.setExceptionHandler((l, message, error, source) -> {
+            if (error instanceof AssertionError) {
+                failedInCallbacks.add(error);
+            }
+            fallback.handle(l, message, error, source);
+        });
         opened.add(loop);
         return loop;
     }
@@ -50,6 +60,11 @@ public abstract class LoopContract {
             if (!l.isRunning()) {
                 l.close();
             }
+        }
+        if (!failedInCallbacks.isEmpty()) {
+            AssertionError e = new AssertionError("an assertion failed inside a loop callback", failedInCallbacks.get(0));
+            failedInCallbacks.stream().skip(1).forEach(e::addSuppressed);
+            throw e;
         }
     }
 
@@ -664,19 +679,22 @@ public abstract class LoopContract {
         q.onDone(c);
         q.onDone(f -> seen.add("d"));
         q.complete("w");
-        loop.callSoon(() -> assertTrue(q.removeCallback(c)));
+        List<Boolean> removed = new ArrayList<>();
+        loop.callSoon(() -> removed.add(q.removeCallback(c)));
         // q's callbacks were scheduled before the remover, so they run first: removal is too late.
         spin(loop);
         assertEquals(List.of("b", "c", "d"), seen);
+        assertEquals(List.of(false), removed);
         Promise<String> r = loop.newPromise();
         java.util.function.Consumer<LoopFuture<String>> e = f -> seen.add("e");
         r.onDone(e);
         loop.callSoon(() -> {
             r.complete("x");
-            assertTrue(r.removeCallback(e), "removable on the loop until it runs");
+            removed.add(r.removeCallback(e)); // handed to the loop, not run yet: still removable
         });
         spin(loop);
         spin(loop);
+        assertEquals(List.of(false, true), removed);
         assertEquals(List.of("b", "c", "d"), seen);
     }
 
