@@ -34,7 +34,7 @@ final class ContinuationMechanism extends TaskMechanism {
             }
             Class<?> scopeClass = Class.forName("jdk.internal.vm.ContinuationScope");
             Class<?> contClass = Class.forName("jdk.internal.vm.Continuation");
-            MethodHandles.Lookup l = MethodHandles.publicLookup();
+            MethodHandles.Lookup l = MethodHandles.lookup(); // publicLookup only sees unconditional exports
             MethodHandle newScope = l.findConstructor(scopeClass, MethodType.methodType(void.class, String.class));
             // Erase the internal types to Object so call sites never name them.
             create = l.findConstructor(contClass, MethodType.methodType(void.class, scopeClass, Runnable.class))

@@ -40,6 +40,8 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
 
     // Cancellation, counted as asyncio does: requests not yet withdrawn, and those not yet delivered.
     private boolean mustCancel;
+    /** A cancel from another thread, on its way to the loop: a task not started yet never starts. */
+    private volatile boolean cancelSent;
     private int cancelRequests;
     private int undelivered;
 
@@ -114,7 +116,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         }
         switch (state) {
             case NEW -> {
-                if (mustCancel || scheduler.isClosing()) {
+                if (mustCancel || cancelSent || scheduler.isClosing()) {
                     // Cancelled before it ever ran: the body never starts (asyncio does the same).
                     state = DONE;
                     scheduler.unlink(this);
@@ -219,6 +221,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
             if (isDone()) {
                 return false;
             }
+            cancelSent = true;
             loop.callSoon(this::cancel);
             return true;
         }
