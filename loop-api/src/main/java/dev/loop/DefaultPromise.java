@@ -291,6 +291,11 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         if (u != null) {
             u.retrieved = true;
         }
+        onRetrieved();
+    }
+
+    /** Called whenever the failure is read; tasks use it to stop tracking an unretrieved failure. */
+    protected void onRetrieved() {
     }
 
     /** "pending", "done with value X", "failed with E", or "cancelled". */

@@ -70,6 +70,7 @@ final class EventLoop implements Loop {
     private final MessagePassingQueue.Consumer<Object> fromInbox = this::acceptFromInbox;
     private final List<Runnable> closeHooks = new ArrayList<>();
     private final AutoCloseable clockSubscription;
+    private final TaskScheduler tasks;
 
     private volatile Thread owner;
     private volatile boolean stopping;
@@ -93,11 +94,44 @@ final class EventLoop implements Loop {
         this.maxInboxPerIteration = options.maxInboxPerIteration();
         this.ioResolutionNanos = Math.max(1, io.resolutionNanos());
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
+        this.tasks = new TaskScheduler(this, System.getProperty(TaskMechanism.PROPERTY));
+        addCloseHook(tasks::onClose);
     }
 
     /** The loop running on this thread, or null. */
     static EventLoop current() {
         return CURRENT.get();
+    }
+
+    /** Marks a fallback task's virtual thread as running this loop (null: unmarks it). */
+    static void bindCurrent(EventLoop loop) {
+        if (loop == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(loop);
+        }
+    }
+
+    /**
+     * Hands the loop thread's identity to {@code t} (a fallback task's virtual thread) while the
+     * real loop thread waits for it, so {@link #inLoop()} and the fast paths hold inside the task.
+     */
+    void lendTo(Thread t) {
+        owner = t;
+    }
+
+    TaskScheduler tasks() {
+        return tasks;
+    }
+
+    @Override
+    public <T> Task<T> spawn(TaskBody<T> body) {
+        return tasks.spawn(body);
+    }
+
+    @Override
+    public <T> T run(TaskBody<T> body) {
+        return tasks.run(body);
     }
 
     // ---------------------------------------------------------------- scheduling (any thread)
@@ -399,6 +433,9 @@ final class EventLoop implements Loop {
             closing = true;
             stopping = true; // every pass below polls without blocking
         }
+        // Tasks resumed by the close hooks look the loop up through CURRENT, as when it runs.
+        EventLoop previous = CURRENT.get();
+        CURRENT.set(this);
         try {
             for (Runnable hook : closeHooks) {
                 runCallback(hook);
@@ -424,6 +461,7 @@ final class EventLoop implements Loop {
             } catch (Exception ignored) {
                 // unsubscribing from a clock cannot fail in a way that matters here
             }
+            bindCurrent(previous);
             synchronized (this) {
                 closed = true;
                 owner = null;
@@ -501,6 +539,11 @@ final class EventLoop implements Loop {
     @Override
     public boolean isDebug() {
         return debug;
+    }
+
+    /** Nothing ready and nothing submitted: used by close to know a round of task cancels settled. */
+    boolean idle() {
+        return ready.isEmpty() && inbox.isEmpty();
     }
 
     /** Iterations run so far (for tests and diagnostics). */

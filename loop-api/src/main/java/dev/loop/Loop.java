@@ -47,6 +47,64 @@ public interface Loop extends Executor, AutoCloseable {
     /** A new pending future bound to this loop: its callbacks run on this loop. */
     <T> Promise<T> newPromise();
 
+    /**
+     * Starts {@code body} as a {@link Task} on this loop: it begins in a later iteration and runs
+     * on the loop thread, suspending at {@link Async#await} and the other {@link Async} calls.
+     * A task spawned from inside a task inherits its {@link TaskLocal} values. Safe from any
+     * thread.
+     *
+     * @throws IllegalStateException if the loop is closed, or if continuations were required with
+     *                               {@code -Dloop.tasks.mechanism=continuation} and are unavailable
+     */
+    <T> Task<T> spawn(TaskBody<T> body);
+
+    /**
+     * Python's {@code asyncio.run}: runs {@code body} as the main task until it is done, then
+     * cancels every task still running and waits for them to finish, then closes the loop.
+     * Returns the main task's value or throws its exception (the same object).
+     *
+     * @throws IllegalStateException if the loop is running or closed
+     */
+    <T> T run(TaskBody<T> body);
+
+    /**
+     * Runs blocking code (file I/O, JDBC, a lock) on a new virtual thread and returns a future of
+     * this loop completed with its outcome, asyncio's {@code run_in_executor}. Cancelling the
+     * future interrupts the thread. Safe from any thread; in a task, {@link Async#runBlocking}
+     * awaits it in one call.
+     */
+    default <T> LoopFuture<T> offload(TaskBody<T> blocking) {
+        java.util.Objects.requireNonNull(blocking, "blocking");
+        Promise<T> p = newPromise();
+        Thread worker = Thread.ofVirtual().name("loop-offload").start(() -> {
+            try {
+                p.tryComplete(blocking.call());
+            } catch (Throwable t) {
+                p.tryFail(t);
+            }
+        });
+        p.onDone(f -> {
+            if (f.isCancelled()) {
+                worker.interrupt();
+            }
+        });
+        return p;
+    }
+
+    /**
+     * The loop running on this thread: the caller is one of its callbacks or tasks.
+     *
+     * @throws IllegalStateException anywhere else
+     */
+    static Loop current() {
+        Loop l = EventLoop.current();
+        if (l == null) {
+            throw new IllegalStateException("Loop.current() called on thread " + Thread.currentThread().getName()
+                    + ", which is not running a loop: call it from a callback or task, or pass the loop along");
+        }
+        return l;
+    }
+
     /** Runs iterations until {@link #stop()} is called. */
     void runForever();
 

@@ -1,0 +1,199 @@
+package dev.loop;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What code running in a {@link Task} calls to suspend: await a future, sleep, yield, bound a
+ * piece of work with a timeout. These are plain static methods, so any method called from a task
+ * may suspend too; the task is found from the current thread.
+ *
+ * <p>A suspension point is also where the task receives a {@link CancellationException} if it was
+ * cancelled. Never suspend while holding a {@code java.util.concurrent} lock or inside
+ * {@code synchronized}: every task shares the loop thread, so such locks do not exclude other
+ * tasks (use {@link AsyncLock}).
+ */
+public final class Async {
+    private Async() {
+    }
+
+    /**
+     * Waits for {@code future} and returns its value, or throws its exception (the same object,
+     * checked or not, as {@link LoopFuture#result()} does) or a {@link CancellationException}.
+     *
+     * <ul>
+     *   <li>In a task: suspends the task (not the thread). A future already done returns at once
+     *       without giving up the loop. Cancelling the task cancels {@code future} (see
+     *       {@link #shield}). A future of another loop is marshalled: the task resumes on its own
+     *       loop, and cancelling the task cancels that future too.
+     *   <li>On a thread that runs no loop: blocks that thread until the future is done.
+     *   <li>On a loop thread outside a task (a callback): an {@link IllegalStateException}, since
+     *       blocking the loop would keep the future from ever completing.
+     * </ul>
+     */
+    public static <T> T await(LoopFuture<T> future) {
+        Objects.requireNonNull(future, "future");
+        LoopTask<?> t = LoopTask.current();
+        if (t != null) {
+            return t.await(future);
+        }
+        refuseOnLoopThread("await(" + future + ")");
+        if (!future.isDone()) {
+            CountDownLatch done = new CountDownLatch(1);
+            future.onDone(f -> done.countDown());
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                CancellationException c = new CancellationException("interrupted while awaiting " + future);
+                c.initCause(e);
+                throw c;
+            }
+        }
+        return future.result();
+    }
+
+    /** {@link #await(LoopFuture)} for any {@link CompletionStage}, completed on whatever thread. */
+    public static <T> T await(CompletionStage<T> stage) {
+        Objects.requireNonNull(stage, "stage");
+        LoopTask<?> t = LoopTask.current();
+        if (t != null) {
+            return t.await(LoopFuture.from(stage, t.eventLoop()));
+        }
+        refuseOnLoopThread("await(" + stage + ")");
+        try {
+            return stage.toCompletableFuture().get();
+        } catch (ExecutionException | CompletionException e) {
+            throw Sneaky.<RuntimeException>rethrow(e.getCause() != null ? e.getCause() : e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            CancellationException c = new CancellationException("interrupted while awaiting " + stage);
+            c.initCause(e);
+            throw c;
+        }
+    }
+
+    /** Suspends the current task for {@code delay} of loop time; zero or negative yields once. */
+    public static void sleep(Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        task("sleep").sleep(delay);
+    }
+
+    /** Lets every callback and task that is ready run once before the current task continues. */
+    public static void yieldNow() {
+        task("yieldNow").yieldNow();
+    }
+
+    /**
+     * The task running this code.
+     *
+     * @throws IllegalStateException outside a task
+     */
+    public static Task<?> currentTask() {
+        return task("currentTask");
+    }
+
+    /** True when called from inside a task. */
+    public static boolean inTask() {
+        return LoopTask.current() != null;
+    }
+
+    /**
+     * Runs {@code body} in the current task and cancels it if it is still running after
+     * {@code delay}; that cancellation comes out as a {@link TimeoutException} (whose cause is the
+     * {@link CancellationException}). A cancellation of the task by anyone else passes through
+     * unchanged, even if the deadline also passed (asyncio's {@code timeout}).
+     */
+    public static <T> T timeout(Duration delay, TaskBody<T> body) throws TimeoutException {
+        Objects.requireNonNull(body, "body");
+        return Timeout.run(task("timeout"), delay, t -> body.call());
+    }
+
+    /** {@link #timeout(Duration, TaskBody)} whose body gets the {@link Timeout}, to reschedule it. */
+    public static <T> T timeout(Duration delay, Timeout.Body<T> body) throws TimeoutException {
+        Objects.requireNonNull(body, "body");
+        return Timeout.run(task("timeout"), delay, body);
+    }
+
+    /**
+     * A future that completes like {@code inner} but whose cancellation leaves {@code inner}
+     * running: awaiting it from a task that gets cancelled cancels only the shield (asyncio's
+     * {@code shield}).
+     */
+    public static <T> LoopFuture<T> shield(LoopFuture<T> inner) {
+        Objects.requireNonNull(inner, "inner");
+        if (inner.isDone()) {
+            return inner;
+        }
+        Promise<T> outer = inner.loop().newPromise();
+        inner.onDone(f -> copy(f, outer));
+        return outer;
+    }
+
+    /**
+     * Runs blocking code on a virtual thread ({@link Loop#offload}) and awaits its outcome, so the
+     * loop keeps running meanwhile. Cancelling the task interrupts the thread.
+     */
+    public static <T> T runBlocking(TaskBody<T> blocking) {
+        return await(task("runBlocking").eventLoop().offload(blocking));
+    }
+
+    // ------------------------------------------------------------------ package helpers
+
+    static LoopTask<?> task(String what) {
+        LoopTask<?> t = LoopTask.current();
+        if (t == null) {
+            throw new IllegalStateException(what + "() called outside a task (thread " + Thread.currentThread().getName()
+                    + "): it suspends the current task, so call it from code started with Loop.spawn or Loop.run");
+        }
+        return t;
+    }
+
+    private static void refuseOnLoopThread(String what) {
+        EventLoop l = EventLoop.current();
+        if (l != null) {
+            throw new IllegalStateException(what + " called on the loop thread outside a task: blocking here would "
+                    + "deadlock, because the future can only complete when this loop runs. In a callback use "
+                    + "future.onDone(...), or move the code into a task with loop.spawn(...)");
+        }
+    }
+
+    /** Cancels what a cancelled task was waiting for; false if it cannot (done, or not cancellable). */
+    static boolean cancelFuture(LoopFuture<?> f) {
+        if (f instanceof Task<?> task) {
+            return task.cancel();
+        }
+        if (f instanceof Promise<?> p) {
+            return p.cancel();
+        }
+        return false;
+    }
+
+    /** A future of {@code loop} following {@code f} of another loop; its cancellation cancels {@code f}. */
+    static <V> LoopFuture<V> marshal(LoopFuture<V> f, EventLoop loop) {
+        Promise<V> p = loop.newPromise();
+        f.onDone(d -> copy(d, p));
+        p.onDone(d -> {
+            if (d.isCancelled() && !f.isDone()) {
+                cancelFuture(f);
+            }
+        });
+        return p;
+    }
+
+    static <V> void copy(LoopFuture<V> from, Promise<V> to) {
+        if (from.isCancelled()) {
+            to.cancel();
+        } else if (from.isSuccess()) {
+            to.tryComplete(from.result());
+        } else {
+            to.tryFail(from.exception());
+        }
+    }
+}
