@@ -363,6 +363,23 @@ public abstract class NetContract {
         assertTrue(client.isOpen());
     }
 
+    @Test
+    void anIdleConnectionIsAbortedAfterItsIdleTimeout() throws Exception {
+        Loop loop = open();
+        Promise<Connection> accepted = loop.newPromise();
+        Server server = Net.listen(loop, ANY_PORT,
+                ServerOptions.defaults().withAccepted(SocketOptions.defaults().withIdleTimeout(Duration.ofMillis(40))),
+                accepted::complete);
+        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection conn = await(loop, accepted);
+        client.write(new byte[] {1});
+        long start = loop.time();
+        await(loop, conn.closeFuture());
+        assertTrue(loop.time() - start >= TimeUnit.MILLISECONDS.toNanos(30), "closed before it was idle");
+        assertFalse(conn.isOpen());
+        assertInstanceOf(IOException.class, awaitFailure(loop, client.read(ByteBuffer.allocate(1))), "the peer sees a reset");
+    }
+
     // ------------------------------------------------------------------ backpressure
 
     @Test
