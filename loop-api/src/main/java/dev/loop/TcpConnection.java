@@ -10,7 +10,6 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.Objects;
 
 /**
@@ -25,8 +24,6 @@ import java.util.Objects;
 final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.Owned {
     /** Reads per readiness event at most in push style, so one fast peer cannot starve the rest. */
     static final int MAX_READS_PER_RUN = 16;
-    /** Buffers handed to one gathering write at most. */
-    static final int MAX_GATHER = 64;
 
     private static final int CONNECTING = 0;
     private static final int OPEN = 1;
@@ -72,14 +69,7 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     private Runnable readTimeoutTask;
 
     // writing: copies of what the kernel did not take, and who waits for them
-    private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
-    private final ArrayDeque<WriteWaiter> writeWaiters = new ArrayDeque<>();
-    private ByteBuffer[] gather;
-    private long queued;
-    private long queuedTotal;     // bytes ever queued, the mark write futures wait for
-    private long flushedTotal;    // of those, bytes handed to the kernel
-    private boolean writable = true;
-    private Promise<Void> drainPromise;
+    private final OutboundQueue out;
     private boolean outputShutdownAsked;
     private boolean outputShutdown;
     private Promise<Void> done;   // an already completed future, shared by every immediate write
@@ -89,8 +79,6 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     private long lastActivity;
     private TimerHandle idleTimer;
 
-    private record WriteWaiter(long end, Promise<Void> promise) { }
-
     TcpConnection(NetRegistry net, SocketOptions options, TcpServer server, InetSocketAddress remote) {
         this.net = net;
         this.loop = net.loop;
@@ -98,6 +86,7 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
         this.server = server;
         this.remote = remote;
         this.closed = loop.newPromise();
+        this.out = new OutboundQueue(loop, options.lowWatermark(), options.highWatermark());
     }
 
     // ------------------------------------------------------------------ opening
@@ -601,15 +590,7 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
                 return done();
             }
         }
-        int n = src.remaining();
-        out.addLast(ByteBuffer.allocate(n).put(src).flip());
-        queued += n;
-        queuedTotal += n;
-        Promise<Void> p = loop.newPromise();
-        writeWaiters.addLast(new WriteWaiter(queuedTotal, p));
-        if (queued > options.highWatermark()) {
-            writable = false;
-        }
+        Promise<Void> p = out.add(src);
         updateInterest();
         return p;
     }
@@ -624,47 +605,13 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     }
 
     private void flush() {
-        if (gather == null) {
-            gather = new ByteBuffer[MAX_GATHER];
-        }
         try {
-            while (!out.isEmpty()) {
-                int count = 0;
-                for (ByteBuffer b : out) {
-                    gather[count++] = b;
-                    if (count == MAX_GATHER) {
-                        break;
-                    }
-                }
-                long n = count == 1 ? socket.write(gather[0]) : socket.write(gather, 0, count);
-                java.util.Arrays.fill(gather, 0, count, null);
-                if (n <= 0) {
-                    break;
-                }
+            if (out.flushTo(socket) > 0) {
                 touch();
-                queued -= n;
-                flushedTotal += n;
-                while (!out.isEmpty() && !out.peekFirst().hasRemaining()) {
-                    out.pollFirst();
-                }
-                if (!out.isEmpty() && out.peekFirst().position() > 0) {
-                    break; // the kernel took only part: it is full
-                }
             }
         } catch (IOException e) {
             closeNow(e);
             return;
-        }
-        while (!writeWaiters.isEmpty() && writeWaiters.peekFirst().end <= flushedTotal) {
-            writeWaiters.pollFirst().promise.tryComplete(null);
-        }
-        if (queued <= options.lowWatermark()) {
-            writable = true;
-            if (drainPromise != null) {
-                Promise<Void> d = drainPromise;
-                drainPromise = null;
-                d.tryComplete(null);
-            }
         }
         if (out.isEmpty()) {
             afterFlush();
@@ -689,12 +636,12 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
 
     @Override
     public boolean isWritable() {
-        return writable;
+        return out.isWritable();
     }
 
     @Override
     public long queuedBytes() {
-        return queued;
+        return out.queued();
     }
 
     @Override
@@ -704,13 +651,8 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
             p.fail(failure != null ? failure : new ClosedChannelException());
             return p;
         }
-        if (queued <= options.lowWatermark()) {
-            return done();
-        }
-        if (drainPromise == null) {
-            drainPromise = loop.newPromise();
-        }
-        return drainPromise;
+        Promise<Void> d = out.drain();
+        return d != null ? d : done();
     }
 
     @Override
@@ -785,15 +727,7 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
             connecting = null;
         }
         failRead(why);
-        out.clear();
-        queued = 0;
-        while (!writeWaiters.isEmpty()) {
-            writeWaiters.pollFirst().promise.tryFail(why);
-        }
-        if (drainPromise != null) {
-            drainPromise.tryFail(why);
-            drainPromise = null;
-        }
+        out.fail(why);
         in = null;
         ConnectionHandler h = handler;
         if (h != null) {
@@ -884,6 +818,6 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     @Override
     public String toString() {
         String[] names = {"connecting", "open", "closing", "closed"};
-        return "Connection[" + remote + ", " + names[state] + (queued > 0 ? ", " + queued + " B queued" : "") + "]";
+        return "Connection[" + remote + ", " + names[state] + (out.queued() > 0 ? ", " + out.queued() + " B queued" : "") + "]";
     }
 }
