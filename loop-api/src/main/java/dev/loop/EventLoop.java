@@ -78,6 +78,7 @@ final class EventLoop implements Loop {
     private boolean closing;
     private long timerSequence;
     private long iterations;
+    private NetRegistry net; // created on first socket use
     private volatile int wakeState;
     private volatile int gate;
     private volatile LoopExceptionHandler exceptionHandler;
@@ -544,6 +545,25 @@ final class EventLoop implements Loop {
     /** Nothing ready and nothing submitted: used by close to know a round of task cancels settled. */
     boolean idle() {
         return ready.isEmpty() && inbox.isEmpty();
+    }
+
+    /**
+     * The sockets this loop owns and the backend that opens them; the first call registers the
+     * close hook that closes them with the loop.
+     *
+     * @throws UnsupportedOperationException if the backend has no sockets
+     */
+    NetRegistry net() {
+        NetRegistry n = net;
+        if (n == null) {
+            dev.loop.spi.NetIo nio = io.net();
+            if (nio == null) {
+                throw new UnsupportedOperationException("backend " + backendName + " has no sockets");
+            }
+            n = net = new NetRegistry(this, nio);
+            addCloseHook(n::closeAll);
+        }
+        return n;
     }
 
     /** Iterations run so far (for tests and diagnostics). */

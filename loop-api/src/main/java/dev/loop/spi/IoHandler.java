@@ -33,6 +33,14 @@ public interface IoHandler extends AutoCloseable {
      */
     long resolutionNanos();
 
+    /**
+     * The backend's sockets, or {@code null} when it has none (test backends). The engine's TCP
+     * API ({@code dev.loop.Net}) calls it on the loop thread.
+     */
+    default NetIo net() {
+        return null;
+    }
+
     /** Releases the backend's resources (selector, epoll fd). Called once, on the loop thread. */
     @Override
     void close();

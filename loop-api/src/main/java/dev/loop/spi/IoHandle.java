@@ -1,0 +1,27 @@
+package dev.loop.spi;
+
+import java.net.InetSocketAddress;
+
+/**
+ * What every socket a backend opens has in common. Not thread-safe: loop thread only.
+ *
+ * <p>A handle reports readiness to its {@link IoReady} only for the directions asked for with
+ * {@link #interest}; a new handle asks for none.
+ */
+public interface IoHandle {
+
+    /**
+     * Sets which readiness to report. Backends change their registration only when the pair differs
+     * from the last one (one {@code epoll_ctl} or {@code interestOps} per change, none per call).
+     * Ignored once closed.
+     */
+    void interest(boolean read, boolean write);
+
+    /** The address this socket is bound to. */
+    InetSocketAddress localAddress();
+
+    /** Closes the socket and its registration; readiness is no longer reported. Idempotent. */
+    void close();
+
+    boolean isOpen();
+}

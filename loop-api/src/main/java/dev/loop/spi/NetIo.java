@@ -1,0 +1,45 @@
+package dev.loop.spi;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.util.Map;
+
+/**
+ * The socket side of a backend: opens non-blocking TCP sockets registered with the backend's
+ * poller. Not thread-safe: loop thread only. Obtained from {@link IoHandler#net()}.
+ *
+ * <p>The contract is readiness, not completion: the backend reports "readable"/"writable" to an
+ * {@link IoReady} from inside {@link IoHandler#poll}, and {@code loop-api} then makes the
+ * non-blocking calls itself, in the loop's callback phase. See docs/adr/0004-io-spi.md.
+ */
+public interface NetIo {
+
+    /**
+     * Binds a listening socket.
+     *
+     * @param local       where to listen (port 0: any free port)
+     * @param backlog     the accept queue length, or 0 for the backend's default
+     * @param options     options set before binding: {@code SO_REUSEADDR}, {@code SO_REUSEPORT},
+     *                    {@code SO_RCVBUF} from {@link java.net.StandardSocketOptions}
+     * @param ready       receives {@link IoReady#READ} when a connection can be accepted
+     * @throws java.net.BindException naming {@code local} when the address is in use
+     * @throws UnsupportedOperationException when an option is not supported here (its message
+     *                                       names the option and the backend)
+     */
+    IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options, IoReady ready)
+            throws IOException;
+
+    /**
+     * Starts a non-blocking connect. The socket reports {@link IoReady#WRITE} once the outcome is
+     * known (ask for it with {@code interest(false, true)}); then call
+     * {@link IoSocket#finishConnect()}.
+     *
+     * @param remote  the peer
+     * @param options options set before connecting (buffer sizes must be, to count for the
+     *                window), same keys as {@link IoSocket#setOption}
+     * @param ready   receives this socket's readiness
+     * @throws java.net.ConnectException when the connect failed at once (refused)
+     */
+    IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready) throws IOException;
+}

@@ -1,0 +1,58 @@
+package dev.loop.examples;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/**
+ * Runs one example by name. From the repository root, after
+ * {@code mvn -B -pl loop-examples -am install -DskipTests}:
+ *
+ * <pre>
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="echo-server --port 8888 --backend select"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-get http://127.0.0.1:8000/"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="countdown 5"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="producer-consumer 10"
+ * </pre>
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the example named by {@code args[0]}; returns the process exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        String name = args.length == 0 ? "help" : args[0];
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        return switch (name) {
+            case "echo-server" -> EchoServer.run(rest, out, err);
+            case "http-get" -> HttpGet.run(rest, out, err);
+            case "countdown" -> Countdown.run(rest, out, err);
+            case "producer-consumer" -> ProducerConsumer.run(rest, out, err);
+            default -> {
+                err.println("usage: Main NAME [ARGS]; NAME is one of:");
+                err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
+                err.println("  http-get URL                                        HTTP/1.0 GET: status line, body size");
+                err.println("  countdown [N]                                       count down N seconds");
+                err.println("  producer-consumer [N]                               N items through a queue");
+                yield "help".equals(name) ? 0 : 2;
+            }
+        };
+    }
+
+    /** The value after {@code flag} in {@code args}, or {@code fallback}. */
+    static String option(String[] args, String flag, String fallback) {
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals(flag)) {
+                return args[i + 1];
+            }
+        }
+        return fallback;
+    }
+
+    static boolean flag(String[] args, String flag) {
+        return Arrays.asList(args).contains(flag);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.loop.select;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoServerSocket;
+import dev.loop.spi.IoSocket;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+
+/** A listening {@link ServerSocketChannel} on the loop's selector. Not thread-safe: loop thread only. */
+final class SelectServerSocket extends SelectChannel implements IoServerSocket {
+    private final ServerSocketChannel server;
+    private final InetSocketAddress local;
+
+    SelectServerSocket(Selector selector, ServerSocketChannel server, IoReady ready) throws IOException {
+        super(selector, server, ready);
+        this.server = server;
+        this.local = (InetSocketAddress) server.getLocalAddress();
+    }
+
+    @Override
+    int opsFor(boolean read, boolean write) {
+        return read ? SelectionKey.OP_ACCEPT : 0;
+    }
+
+    @Override
+    public IoSocket accept() throws IOException {
+        SocketChannel ch = server.accept();
+        if (ch == null) {
+            return null;
+        }
+        try {
+            ch.configureBlocking(false);
+            return new SelectSocket(selector, ch, null, true);
+        } catch (IOException | UncheckedIOException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public String toString() {
+        return "SelectServerSocket[" + local + "]";
+    }
+}

@@ -1,0 +1,136 @@
+package dev.loop.select;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoSocket;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+
+/**
+ * A non-blocking {@link SocketChannel} on the loop's selector. Not thread-safe: loop thread only.
+ *
+ * <p>While connecting, "write" interest is {@code OP_CONNECT}; once connected it is
+ * {@code OP_WRITE}.
+ */
+final class SelectSocket extends SelectChannel implements IoSocket {
+    private final SocketChannel ch;
+    private boolean connected;
+    private boolean wantRead;
+    private boolean wantWrite;
+    private InetSocketAddress local;
+    private InetSocketAddress remote;
+
+    SelectSocket(Selector selector, SocketChannel ch, IoReady ready, boolean connected) {
+        super(selector, ch, ready);
+        this.ch = ch;
+        this.connected = connected;
+    }
+
+    @Override
+    int opsFor(boolean read, boolean write) {
+        wantRead = read;
+        wantWrite = write;
+        int ops = read ? SelectionKey.OP_READ : 0;
+        if (write) {
+            ops |= connected ? SelectionKey.OP_WRITE : SelectionKey.OP_CONNECT;
+        }
+        return ops;
+    }
+
+    @Override
+    public void attach(IoReady r) {
+        this.ready = r;
+    }
+
+    @Override
+    public boolean finishConnect() throws IOException {
+        if (connected) {
+            return true;
+        }
+        if (!ch.finishConnect()) {
+            return false;
+        }
+        connected = true;
+        reapply(wantRead, wantWrite); // OP_CONNECT must not stay: it would report ready forever
+        return true;
+    }
+
+    void connectedAtOnce() {
+        connected = true;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        return ch.read(dst);
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        return ch.write(src);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        return ch.write(srcs, offset, length);
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        ch.shutdownOutput();
+    }
+
+    @Override
+    public void abort() {
+        if (!ch.isOpen()) {
+            return;
+        }
+        try {
+            ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+        } catch (IOException e) {
+            // still close it; the peer sees a FIN instead of a reset
+        }
+        close();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        if (local == null) {
+            try {
+                local = (InetSocketAddress) ch.getLocalAddress();
+            } catch (IOException e) {
+                return null;
+            }
+        }
+        return local;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        if (remote == null) {
+            try {
+                remote = (InetSocketAddress) ch.getRemoteAddress();
+            } catch (IOException e) {
+                return null;
+            }
+        }
+        return remote;
+    }
+
+    @Override
+    public <T> void setOption(SocketOption<T> option, T value) throws IOException {
+        if (!ch.supportedOptions().contains(option)) {
+            throw new UnsupportedOperationException("backend select does not support " + option.name());
+        }
+        ch.setOption(option, value);
+    }
+
+    @Override
+    public String toString() {
+        return "SelectSocket[" + localAddress() + " -> " + remoteAddress() + "]";
+    }
+}
