@@ -7,6 +7,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -45,10 +47,23 @@ public final class Async {
         }
         refuseOnLoopThread("await(" + future + ")");
         if (!future.isDone()) {
+            // Woken where the future completes, not by a callback on its loop: if it completes
+            // just before this registers, the loop may have stopped (runUntilComplete returns once
+            // it is done) and would never run a callback added now.
             CountDownLatch done = new CountDownLatch(1);
-            future.onDone(f -> done.countDown());
+            if (future instanceof DefaultPromise<T> d) {
+                d.relayTo(f -> done.countDown());
+            } else {
+                future.onDone(f -> done.countDown());
+            }
             try {
-                done.await();
+                if (future instanceof DefaultPromise<?>) {
+                    done.await();
+                } else {
+                    while (!done.await(100, TimeUnit.MILLISECONDS) && !future.isDone()) {
+                        // another kind of future relies on its loop: look again now and then
+                    }
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 CancellationException c = new CancellationException("interrupted while awaiting " + future);
@@ -175,16 +190,41 @@ public final class Async {
         return false;
     }
 
-    /** A future of {@code loop} following {@code f} of another loop; its cancellation cancels {@code f}. */
+    /**
+     * A future of {@code loop} following {@code f} of another loop; its cancellation cancels
+     * {@code f}.
+     *
+     * <p>The outcome is copied where {@code f} completes, not by a callback on {@code f}'s loop:
+     * that loop may never run again (a {@code runUntilComplete(f)} returns as soon as {@code f} is
+     * done, possibly before a callback registered a moment later has run), and the awaiting task
+     * would then wait forever. Copying is thread-safe: completing {@code p} hands its callbacks
+     * to {@code loop} through its inbox.
+     */
     static <V> LoopFuture<V> marshal(LoopFuture<V> f, EventLoop loop) {
         Promise<V> p = loop.newPromise();
-        f.onDone(d -> copy(d, p));
+        if (f instanceof DefaultPromise<V> d) {
+            d.relayTo(done -> relay(done, p));
+        } else {
+            f.onDone(done -> copy(done, p));
+            if (f.isDone()) {
+                relay(f, p); // done meanwhile: do not count on its loop running the callback
+            }
+        }
         p.onDone(d -> {
             if (d.isCancelled() && !f.isDone()) {
                 cancelFuture(f);
             }
         });
         return p;
+    }
+
+    /** {@link #copy} from any thread; nothing to do if {@code to}'s loop closed meanwhile. */
+    private static <V> void relay(LoopFuture<V> from, Promise<V> to) {
+        try {
+            copy(from, to);
+        } catch (RejectedExecutionException closed) {
+            // the awaiting loop closed and cancelled its tasks: nobody is left to tell
+        }
     }
 
     static <V> void copy(LoopFuture<V> from, Promise<V> to) {

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
  * The engine's {@link Promise}. Completion is one CAS on {@code result}; the callbacks registered
  * by then are handed to the loop in one {@link Loop#callSoon} of the promise itself, so create +
  * one callback + complete allocates nothing but the promise (and the callback the caller wrote).
+ * Internal {@link Relay}s are the exception: they run on the completing thread.
  */
 class DefaultPromise<T> implements Promise<T>, Runnable {
     private static final Object NULL = new Object();
@@ -116,10 +117,73 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     private void dispatch() {
         Object c = CALLBACKS.getAndSet(this, DISPATCHED);
+        if (c == null) {
+            return;
+        }
+        if (c instanceof Relay<?>) {
+            relay(c);
+            return;
+        }
+        if (c instanceof Object[] arr) {
+            c = relayFrom(arr);
+        }
         if (c != null) {
             toRun = c;
             loop.callSoon(this);
         }
+    }
+
+    /** Runs the relays among {@code arr} here and returns what is left for the loop (or null). */
+    private Object relayFrom(Object[] arr) {
+        int relays = 0;
+        for (Object cb : arr) {
+            if (cb instanceof Relay<?>) {
+                relay(cb);
+                relays++;
+            }
+        }
+        if (relays == 0) {
+            return arr;
+        }
+        if (relays == arr.length) {
+            return null;
+        }
+        Object[] rest = new Object[arr.length - relays];
+        int i = 0;
+        for (Object cb : arr) {
+            if (!(cb instanceof Relay<?>)) {
+                rest[i++] = cb;
+            }
+        }
+        return rest.length == 1 ? rest[0] : rest;
+    }
+
+    /**
+     * A done-callback that runs on the thread completing the future (or at once, if it is already
+     * done), not on the future's loop. Only for thread-safe forwarding to another loop
+     * ({@link Async#marshal}): a callback left to the loop runs only if that loop runs again, and
+     * a loop whose {@code runUntilComplete} already returned may never do so.
+     */
+    @FunctionalInterface
+    interface Relay<T> extends Consumer<LoopFuture<T>> {
+    }
+
+    /** Registers {@code relay}: it runs where this future completes, never later than that. */
+    final void relayTo(Relay<T> relay) {
+        onDone(relay);
+    }
+
+    private void relay(Object r) {
+        try {
+            invokeNow(r);
+        } catch (Throwable t) {
+            loop.report("exception in a relay of " + this, t, r);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void invokeNow(Object r) {
+        ((Relay<T>) r).accept(this);
     }
 
     private IllegalStateException alreadyDone(String op) {
@@ -134,7 +198,11 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         for (;;) {
             Object c = callbacks;
             if (c == DISPATCHED) {
-                loop.callSoon(new LateCallback<>(this, callback));
+                if ((Object) callback instanceof Relay<?>) {
+                    relay(callback);
+                } else {
+                    loop.callSoon(new LateCallback<>(this, callback));
+                }
                 return this;
             }
             Object next;

@@ -230,9 +230,10 @@ final class EventLoop implements Loop {
     public void runForever() {
         enter();
         try {
+            Thread me = Thread.currentThread();
             do {
                 runOnce();
-            } while (!stopping);
+            } while (!stopping && !me.isInterrupted()); // an interrupt stops the loop like stop()
         } finally {
             exit();
         }
@@ -252,7 +253,8 @@ final class EventLoop implements Loop {
             future.removeCallback(stopper);
         }
         if (!future.isDone()) {
-            throw new IllegalStateException("the loop stopped before the future completed: " + future);
+            throw new IllegalStateException("the loop stopped before the future completed: " + future
+                    + (Thread.currentThread().isInterrupted() ? " (the thread running it was interrupted)" : ""));
         }
         return future.result();
     }
@@ -294,8 +296,8 @@ final class EventLoop implements Loop {
     private long prepareToSleep() {
         WAKE.setVolatile(this, POLLING);
         long timeout = IoHandler.BLOCK_UNTIL_WOKEN;
-        if (!inbox.isEmpty() || stopping) {
-            timeout = 0;
+        if (!inbox.isEmpty() || stopping || Thread.currentThread().isInterrupted()) {
+            timeout = 0; // interrupted: this is the last iteration, and a backend may not see it
         } else {
             long next = timers.nextDeadline();
             if (next != TimerQueue.NO_DEADLINE) {

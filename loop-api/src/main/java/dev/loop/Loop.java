@@ -105,14 +105,22 @@ public interface Loop extends Executor, AutoCloseable {
         return l;
     }
 
-    /** Runs iterations until {@link #stop()} is called. */
+    /**
+     * Runs iterations until {@link #stop()} is called, or until the thread running the loop is
+     * interrupted: an interrupt acts like {@code stop()} (the loop returns after the iteration in
+     * progress, and a blocking wait it interrupts ends at once on backends whose wait can be
+     * interrupted), and the thread's interrupt status is left set for the caller to see. Clear it
+     * ({@link Thread#interrupted()}) before running the loop again, or each run stops after one
+     * iteration.
+     */
     void runForever();
 
     /**
      * Runs iterations until {@code future} is done and returns its result, throwing its exception
      * (the same object) if it failed.
      *
-     * @throws IllegalStateException if the loop was stopped before the future completed
+     * @throws IllegalStateException if the loop was stopped, or its thread interrupted (see
+     *                               {@link #runForever()}), before the future completed
      */
     <T> T runUntilComplete(LoopFuture<T> future);
 

@@ -158,6 +158,9 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
                     + "or return the value");
         }
         LoopFuture<V> g = f.loop() == loop ? f : Async.marshal(f, loop);
+        if (g.isDone()) {
+            return g.result(); // the other loop's future completed meanwhile
+        }
         waitingOn = g;
         state = WAITING;
         g.onDone(this);

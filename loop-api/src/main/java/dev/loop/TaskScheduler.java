@@ -188,7 +188,7 @@ final class TaskScheduler {
         for (LoopTask<?> t : live()) {
             t.cancel();
         }
-        if (liveCount > 0) {
+        if (liveCount > 0 && !Thread.currentThread().isInterrupted()) { // interrupted: close() finishes them
             Promise<Void> p = loop.newPromise();
             allDone = p;
             loop.runUntilComplete(p);

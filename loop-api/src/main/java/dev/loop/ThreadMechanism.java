@@ -59,6 +59,10 @@ final class ThreadMechanism extends TaskMechanism {
         b.loopThread = me;
         loop.lendTo(b.task);
         b.holder = Baton.TASK;
+        // An interrupt of the loop thread is for the loop (it stops it: see Loop.runForever), not
+        // a handoff; left set it would make every park below return at once, and the wait for a
+        // long task slice would spin. Put aside for the wait and restored after.
+        boolean interrupted = Thread.interrupted();
         try {
             if (b.task.getState() == Thread.State.NEW) {
                 b.task.start();
@@ -72,10 +76,14 @@ final class ThreadMechanism extends TaskMechanism {
                     Thread.onSpinWait();
                 } else {
                     LockSupport.park(this);
+                    interrupted |= Thread.interrupted();
                 }
             }
         } finally {
             loop.lendTo(me);
+            if (interrupted) {
+                me.interrupt();
+            }
         }
     }
 
@@ -84,8 +92,15 @@ final class ThreadMechanism extends TaskMechanism {
         Baton b = (Baton) task.strand;
         b.holder = Baton.LOOP;
         LockSupport.unpark(b.loopThread);
+        // The same for the task's own thread: an interrupt it carries is kept for the task's code,
+        // but must not turn the wait for its next turn into a spin.
+        boolean interrupted = false;
         while (b.holder != Baton.TASK) {
             LockSupport.park(this);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

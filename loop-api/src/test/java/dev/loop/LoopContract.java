@@ -2,6 +2,7 @@ package dev.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -438,6 +440,65 @@ public abstract class LoopContract {
         t.join(10_000);
         assertFalse(t.isAlive());
         assertFalse(loop.isRunning());
+    }
+
+    /**
+     * Whether an interrupt ends the backend's blocking wait by itself ({@code Selector.select}
+     * and parking do; a native {@code epoll_wait} does not, so there the loop sees the interrupt
+     * when it next wakes up).
+     */
+    protected boolean anInterruptEndsABlockingPoll() {
+        return true;
+    }
+
+    @Test
+    void anInterruptOfTheLoopThreadStopsTheLoopAndStaysSet() throws Exception {
+        Loop loop = open();
+        CountDownLatch running = new CountDownLatch(1);
+        loop.callSoon(running::countDown);
+        AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            loop.runForever();
+            interruptedAfter.set(Thread.currentThread().isInterrupted());
+        }, "loop-under-test");
+        t.start();
+        assertTrue(running.await(10, TimeUnit.SECONDS));
+        Thread.sleep(20); // let it block with nothing ready and no timers: the interrupt must end that
+        t.interrupt();
+        if (!anInterruptEndsABlockingPoll()) {
+            loop.callSoon(() -> { });
+        }
+        t.join(10_000);
+        assertFalse(t.isAlive(), "an interrupted loop kept running (or spinning): " + Arrays.toString(t.getStackTrace()));
+        assertEquals(Boolean.TRUE, interruptedAfter.get(), "runForever must leave the interrupt status set");
+        assertFalse(loop.isRunning());
+
+        // Interrupted before it starts: one iteration, as after stop(), and a clear error for a future.
+        Promise<String> never = loop.newPromise();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
+        Thread u = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            try {
+                loop.runUntilComplete(never);
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+            stillInterrupted.set(Thread.interrupted());
+            loop.callSoon(() -> never.complete("after clearing it")); // and the loop runs again
+            try {
+                assertEquals("after clearing it", loop.runUntilComplete(never));
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        u.start();
+        u.join(10_000);
+        assertFalse(u.isAlive());
+        assertInstanceOf(IllegalStateException.class, failure.get());
+        assertTrue(failure.get().getMessage().contains("interrupted"), failure.get().getMessage());
+        assertEquals(Boolean.TRUE, stillInterrupted.get());
+        assertTrue(never.isDone());
     }
 
     // ------------------------------------------------------------------ close

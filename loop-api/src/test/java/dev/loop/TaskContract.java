@@ -702,6 +702,67 @@ public abstract class TaskContract {
         otherThread.join(10_000);
     }
 
+    /**
+     * The hang behind an intermittent failure of the test above: a future of another loop
+     * completed between the task's isDone check and its registration, when that loop had already
+     * run the future's callbacks and returned from its runUntilComplete. The relay was a callback
+     * on that loop and never ran. Here the window is held open: the future is already handed to a
+     * loop that will not run again when it is marshalled.
+     */
+    @Test
+    void marshallingAFutureWhoseLoopNoLongerRunsDoesNotDependOnThatLoop() {
+        Loop other = open();
+        Loop loop = open();
+        Promise<String> foreign = other.newPromise();
+        foreign.onDone(f -> other.stop()); // as runUntilComplete(foreign) registers
+        foreign.complete("done");          // its callbacks now wait for a loop that never runs again
+        LoopFuture<String> marshalled = Async.marshal(foreign, (EventLoop) loop);
+        assertTrue(marshalled.isDone(), "the outcome waits for the other loop: " + marshalled);
+        assertEquals("done", marshalled.result());
+        assertSame(loop, marshalled.loop());
+    }
+
+    @Test
+    void aTaskAwaitingAFutureOfALoopThatNeverRunsIsResumedWhenAnotherThreadCompletesIt() {
+        Loop other = open(); // never runs
+        Loop loop = open();
+        Promise<String> foreign = other.newPromise();
+        Task<String> t = loop.spawn(() -> Async.await(foreign) + " on " + (Loop.current() == loop ? "ours" : "theirs"));
+        loop.callSoon(() -> new Thread(() -> foreign.complete("completed elsewhere")).start()); // after t suspends
+        assertEquals("completed elsewhere on ours", runWithWatchdog(loop, t));
+    }
+
+    @Test
+    void aBlockingAwaitOnAForeignThreadDoesNotNeedTheFuturesLoopToRun() throws Exception {
+        Loop loop = open(); // never runs: as after a runUntilComplete that returned meanwhile
+        Promise<String> p = loop.newPromise();
+        CompletableFuture<String> seen = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> seen.complete(Async.await(p)));
+        waiter.start();
+        while (waiter.getState() != Thread.State.WAITING && waiter.isAlive()) {
+            Thread.sleep(1); // registered and blocked
+        }
+        p.complete("v");
+        assertEquals("v", seen.get(10, TimeUnit.SECONDS));
+    }
+
+    /** runUntilComplete, but the loop is stopped (and the call throws) if {@code f} hangs for 10 s. */
+    private static <T> T runWithWatchdog(Loop loop, LoopFuture<T> f) {
+        Thread watchdog = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                Thread.sleep(10_000);
+                loop.stop();
+            } catch (InterruptedException finished) {
+                // f completed in time
+            }
+        });
+        try {
+            return loop.runUntilComplete(f);
+        } finally {
+            watchdog.interrupt();
+        }
+    }
+
     @Test
     void aCompletionStageCanBeAwaited() {
         Loop loop = open();

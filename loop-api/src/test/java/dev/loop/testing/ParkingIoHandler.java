@@ -28,6 +28,9 @@ public final class ParkingIoHandler implements IoHandler {
         poller = Thread.currentThread();
         long end = System.nanoTime() + timeoutNanos;
         while (!woken.getAndSet(false)) {
+            if (Thread.currentThread().isInterrupted()) {
+                break; // park returns at once when interrupted: return too, like Selector.select
+            }
             if (timeoutNanos < 0) {
                 LockSupport.park(this);
             } else {

@@ -81,7 +81,9 @@ public final class EpollIoHandler implements IoHandler {
 
         @Override
         public boolean canBlock() {
-            return timeoutNanos != 0 && !wakeupPending;
+            // An interrupt cannot end epoll_wait, but one already pending must not start it: the
+            // engine stops after this iteration.
+            return timeoutNanos != 0 && !wakeupPending && !Thread.currentThread().isInterrupted();
         }
 
         @Override
