@@ -31,12 +31,14 @@ public final class Main {
             case "http-get" -> HttpGet.run(rest, out, err);
             case "countdown" -> Countdown.run(rest, out, err);
             case "producer-consumer" -> ProducerConsumer.run(rest, out, err);
+            case "demo" -> Demo.run(rest, out, err);
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
                 err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
                 err.println("  http-get URL                                        HTTP/1.0 GET: status line, body size");
                 err.println("  countdown [N]                                       count down N seconds");
                 err.println("  producer-consumer [N]                               N items through a queue");
+                err.println("  demo [--scale-ms MS]                                countdown/countup and producer/consumer tasks");
                 yield "help".equals(name) ? 0 : 2;
             }
         };
