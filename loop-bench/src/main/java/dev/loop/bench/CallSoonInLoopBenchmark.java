@@ -1,0 +1,102 @@
+package dev.loop.bench;
+
+import dev.loop.Loop;
+import dev.loop.LoopOptions;
+import io.netty.channel.IoEventLoop;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Target 1: scheduling a callback from inside the loop. One operation is one callback: a task on
+ * the loop submits {@value #BATCH} no-op callbacks (one preallocated instance) and then a signal;
+ * the benchmark thread waits until the signal ran, so every callback was also run. Ours uses
+ * {@link Loop#callSoon}, Netty {@code execute()} from a task running in its own loop.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgsAppend = {BenchFlags.NATIVE_ACCESS, BenchFlags.EXPORT_CONTINUATION,
+        BenchFlags.HEAP_MIN, BenchFlags.HEAP_MAX})
+public class CallSoonInLoopBenchmark {
+    static final int BATCH = 10_000;
+
+    @State(Scope.Benchmark)
+    public static class Ours {
+        @Param({"select", "epoll"})
+        String backend;
+
+        OurLoop running;
+        final NoOp noOp = new NoOp();
+        final Signal done = new Signal();
+        Runnable batch;
+
+        @Setup(Level.Trial)
+        public void open() {
+            running = new OurLoop(LoopOptions.defaults().withBackend(backend));
+            Loop loop = running.loop;
+            batch = () -> {
+                for (int i = 0; i < BATCH; i++) {
+                    loop.callSoon(noOp);
+                }
+                loop.callSoon(done);
+            };
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            running.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Netty {
+        @Param({"nio", "epoll"})
+        String transport;
+
+        NettyLoop running;
+        final NoOp noOp = new NoOp();
+        final Signal done = new Signal();
+        Runnable batch;
+
+        @Setup(Level.Trial)
+        public void open() {
+            running = new NettyLoop(transport);
+            IoEventLoop loop = running.loop;
+            batch = () -> {
+                for (int i = 0; i < BATCH; i++) {
+                    loop.execute(noOp);
+                }
+                loop.execute(done);
+            };
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            running.close();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void loopCallSoon(Ours s) {
+        s.running.loop.execute(s.batch);
+        s.done.await();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void nettyExecute(Netty s) {
+        s.running.loop.execute(s.batch);
+        s.done.await();
+    }
+}
