@@ -22,11 +22,14 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * beside it ({@link TimerQueue}).
  *
  * <p>Not thread-safe except where {@link Loop} says so: all state but the inbox, the wake-up word
- * and the close gate belongs to the thread running the loop.
+ * and the close state belongs to the thread running the loop.
  */
 final class EventLoop implements Loop {
     private static final System.Logger LOG = System.getLogger("dev.loop");
     private static final ThreadLocal<EventLoop> CURRENT = new ThreadLocal<>();
+
+    private static final int INBOX_CHUNK = 1024;
+    private static final int INBOX_POOLED_CHUNKS = 16;
 
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     static final int MAX_CLOSE_PASSES = 1_000;
@@ -37,17 +40,11 @@ final class EventLoop implements Loop {
     private static final int POLLING = 1; // blocked in IoHandler.poll: wake with io.wakeup()
     private static final int PARKED = 2;  // parked for less than the backend's resolution: unpark
     private static final VarHandle WAKE;
-    // The close gate: foreign submitters count themselves in; close() sets CLOSED and waits for the
-    // count to drain, so a submission either is refused with an exception or reaches the inbox
-    // before the final drain. Nothing is accepted and then lost.
-    private static final int CLOSED = 1 << 30;
-    private static final VarHandle GATE;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             WAKE = l.findVarHandle(EventLoop.class, "wakeState", int.class);
-            GATE = l.findVarHandle(EventLoop.class, "gate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -65,7 +62,12 @@ final class EventLoop implements Loop {
     private final long ioResolutionNanos;
 
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>(1024);
-    private final MessagePassingQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
+    /**
+     * Callbacks, new timers and timer cancellations from other threads. Up to
+     * {@value #INBOX_POOLED_CHUNKS} spare chunks are kept, so steady bursts of up to that many
+     * chunks of {@value #INBOX_CHUNK} reuse memory instead of allocating.
+     */
+    private final MessagePassingQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(INBOX_CHUNK, INBOX_POOLED_CHUNKS);
     private final Consumer<TimerNode> fireTimer = node -> ready.addLast((LoopTimer) node);
     private final MessagePassingQueue.Consumer<Object> fromInbox = this::acceptFromInbox;
     private final List<Runnable> closeHooks = new ArrayList<>();
@@ -80,7 +82,19 @@ final class EventLoop implements Loop {
     private long iterations;
     private NetRegistry net; // created on first socket use
     private volatile int wakeState;
-    private volatile int gate;
+    /**
+     * Set by close(). Closing loses no submission from another thread (docs/design.md, "Close"):
+     * the submitter offers, then looks at {@code shut}. Seen open, its offer is ordered before
+     * close's write of the flag, so close's drains find it. Seen shut, it waits until close has
+     * sealed the inbox and then learns for certain whether its item was taken (it runs) or is
+     * still queued (it is refused). One atomic instruction per submission: the offer's.
+     */
+    private volatile boolean shut;
+    /** Set under {@link #sealLock} once close() has taken its last item from the inbox. */
+    private boolean inboxSealed;
+    private final Object sealLock = new Object();
+    /** Items found in the sealed inbox, by identity and count, until their submitters learn it. */
+    private java.util.IdentityHashMap<Object, int[]> refused;
     private volatile LoopExceptionHandler exceptionHandler;
 
     EventLoop(IoHandler io, String backendName, TimerQueue timers, String timersName, LoopOptions options) {
@@ -191,7 +205,7 @@ final class EventLoop implements Loop {
     void timerCancelled(LoopTimer t) {
         if (Thread.currentThread() == owner) {
             timers.remove(t);
-        } else if ((gate & CLOSED) == 0) {
+        } else if (!shut) {
             try {
                 submit(t);
             } catch (RejectedExecutionException closedMeanwhile) {
@@ -201,16 +215,62 @@ final class EventLoop implements Loop {
     }
 
     private void submit(Object item) {
-        int g = (int) GATE.getAndAdd(this, 1);
-        try {
-            if ((g & CLOSED) != 0) {
-                throw new RejectedExecutionException("loop is closed (backend " + backendName + "): cannot accept " + item);
-            }
-            inbox.offer(item);
-        } finally {
-            GATE.getAndAdd(this, -1);
+        if (shut) {
+            throw refusal(item);
+        }
+        inbox.offer(item);
+        if (shut) {
+            settleLateSubmission(item);
+            return;
         }
         wakeIfSleeping();
+    }
+
+    /**
+     * The loop began closing while {@code item} was being offered: wait until close has sealed the
+     * inbox, then whatever is still in it will never run. Throws if {@code item} is among it.
+     */
+    private void settleLateSubmission(Object item) {
+        synchronized (sealLock) {
+            boolean interrupted = false;
+            while (!inboxSealed) {
+                try {
+                    sealLock.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true; // close is running and will seal; the answer is worth the wait
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            // No consumer is left: late submitters take turns emptying the inbox under this lock.
+            while (!inbox.isEmpty()) {
+                Object o = inbox.poll();
+                if (o != null) {
+                    if (refused == null) {
+                        refused = new java.util.IdentityHashMap<>();
+                    }
+                    refused.computeIfAbsent(o, k -> new int[1])[0]++;
+                    if (o instanceof LoopTimer t) {
+                        t.cancel();
+                    }
+                }
+            }
+            int[] count = refused == null ? null : refused.get(item);
+            if (count != null) {
+                // (The same object submitted concurrently by several threads is told apart only by
+                // count: as many of them are refused as copies were left over.)
+                if (--count[0] == 0) {
+                    refused.remove(item);
+                }
+                throw refusal(item);
+            }
+        }
+        // Not left over: close's drains took it before sealing, so it ran or was cancelled.
+    }
+
+    private RejectedExecutionException refusal(Object item) {
+        return new RejectedExecutionException("loop is closed (backend " + backendName + "): cannot accept " + item);
     }
 
     private void wakeIfSleeping() {
@@ -341,8 +401,25 @@ final class EventLoop implements Loop {
         }
     }
 
+    /**
+     * Takes the last items from the inbox (waiting out offers in progress) and hands the inbox to
+     * late submitters, who settle among themselves what was left.
+     */
+    private void sealInbox() {
+        synchronized (sealLock) {
+            while (!inbox.isEmpty()) {
+                Object o = inbox.poll(); // spins while a claimed slot is being written
+                if (o != null) {
+                    acceptFromInbox(o);
+                }
+            }
+            inboxSealed = true;
+            sealLock.notifyAll();
+        }
+    }
+
     private void drainInbox() {
-        if (!inbox.isEmpty()) {
+        if (!inboxSealed && !inbox.isEmpty()) {
             inbox.drain(fromInbox, maxInboxPerIteration);
         }
     }
@@ -425,17 +502,11 @@ final class EventLoop implements Loop {
             if (closed) {
                 return;
             }
-            int g;
-            do {
-                g = gate;
-            } while (!GATE.compareAndSet(this, g, g | CLOSED));
-            while ((gate & ~CLOSED) != 0) {
-                Thread.onSpinWait(); // a submitter is between its check and its offer
-            }
             owner = Thread.currentThread();
             closing = true;
             stopping = true; // every pass below polls without blocking
         }
+        shut = true;
         // Tasks resumed by the close hooks look the loop up through CURRENT, as when it runs.
         EventLoop previous = CURRENT.get();
         CURRENT.set(this);
@@ -449,11 +520,17 @@ final class EventLoop implements Loop {
             while ((!ready.isEmpty() || !inbox.isEmpty()) && passes++ < MAX_CLOSE_PASSES) {
                 runOnce();
             }
-            if (!ready.isEmpty() || !inbox.isEmpty()) {
-                report("loop closed with " + (ready.size() + inbox.size()) + " callbacks still being rescheduled after "
+        } finally {
+            sealInbox();
+            // What the seal took runs now; the inbox is no longer drained by this thread.
+            int passes = 0;
+            while (!ready.isEmpty() && passes++ < MAX_CLOSE_PASSES) {
+                runOnce();
+            }
+            if (!ready.isEmpty()) {
+                report("loop closed with " + ready.size() + " callbacks still being rescheduled after "
                         + MAX_CLOSE_PASSES + " passes; they were dropped", null, null);
             }
-        } finally {
             try {
                 io.close();
             } catch (Throwable t) {

@@ -550,33 +550,59 @@ public abstract class LoopContract {
 
     @Test
     void submissionsRacingWithCloseAreEitherRunOrRefused() throws Exception {
-        for (int round = 0; round < 20; round++) {
+        for (int round = 0; round < 30; round++) {
             Loop loop = open();
+            int producers = 2;
             AtomicLong accepted = new AtomicLong();
             AtomicLong ran = new AtomicLong();
+            List<TimerHandle> timers = new CopyOnWriteArrayList<>();
+            AtomicInteger timersRan = new AtomicInteger();
             CountDownLatch go = new CountDownLatch(1);
-            Thread producer = new Thread(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                while (true) {
+            List<Thread> threads = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                boolean withTimers = p == 0;
+                Thread producer = new Thread(() -> {
                     try {
-                        loop.callSoon(ran::incrementAndGet);
-                        accepted.incrementAndGet();
-                    } catch (RuntimeException refused) {
-                        assertTrue(refused.getMessage().contains("closed"), refused.getMessage());
+                        go.await();
+                    } catch (InterruptedException e) {
                         return;
                     }
-                }
-            });
-            producer.start();
-            go.countDown();
-            Thread.sleep(1);
+                    for (int i = 0; ; i++) {
+                        try {
+                            if (withTimers && i % 8 == 0) {
+                                timers.add(loop.callLater(Duration.ZERO, timersRan::incrementAndGet));
+                            } else {
+                                loop.callSoon(ran::incrementAndGet); // a new object each time
+                                accepted.incrementAndGet();
+                            }
+                        } catch (RuntimeException refused) {
+                            assertTrue(refused.getMessage().contains("closed"), refused.getMessage());
+                            return;
+                        }
+                    }
+                });
+                producer.start();
+                threads.add(producer);
+            }
+            if (round % 2 == 1) {
+                Thread runner = new Thread(loop::runForever); // close while it runs: stop first
+                runner.start();
+                go.countDown();
+                Thread.sleep(1);
+                loop.stop();
+                runner.join(10_000);
+            } else {
+                go.countDown();
+                Thread.sleep(1);
+            }
             loop.close();
-            producer.join(10_000);
+            for (Thread t : threads) {
+                t.join(10_000);
+                assertFalse(t.isAlive());
+            }
             assertEquals(accepted.get(), ran.get(), "round " + round + ": accepted callbacks were lost at close");
+            long settled = timers.stream().filter(h -> h.isCancelled()).count() + timersRan.get();
+            assertEquals(timers.size(), settled, "round " + round + ": every accepted timer either ran or was cancelled");
         }
     }
 
