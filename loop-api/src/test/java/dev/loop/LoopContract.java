@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The engine's contract, written once and run against every backend x timer strategy: each
@@ -34,40 +34,15 @@ public abstract class LoopContract {
     /** The backend and timers under test; the suite adds clocks and debug settings itself. */
     protected abstract LoopOptions options();
 
-    private final List<Loop> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenLoops loops = new OpenLoops();
 
     protected Loop open() {
         return open(options());
     }
 
-    /** Assertions that failed inside loop callbacks, where the loop would otherwise just log them. */
-    private final List<Throwable> failedInCallbacks = new CopyOnWriteArrayList<>();
-
     protected Loop open(LoopOptions o) {
-        Loop loop = Loops.open(o);
-        LoopExceptionHandler fallback = loop.exceptionHandler();
-        loop.setExceptionHandler((l, message, error, source) -> {
-            if (error instanceof AssertionError) {
-                failedInCallbacks.add(error);
-            }
-            fallback.handle(l, message, error, source);
-        });
-        opened.add(loop);
-        return loop;
-    }
-
-    @AfterEach
-    void closeLoops() {
-        for (Loop l : opened) {
-            if (!l.isRunning()) {
-                l.close();
-            }
-        }
-        if (!failedInCallbacks.isEmpty()) {
-            AssertionError e = new AssertionError("an assertion failed inside a loop callback", failedInCallbacks.get(0));
-            failedInCallbacks.stream().skip(1).forEach(e::addSuppressed);
-            throw e;
-        }
+        return loops.open(o);
     }
 
     /** Runs at least one iteration and returns. */

@@ -33,8 +33,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -50,21 +50,11 @@ public abstract class NetContract {
     /** The backend under test. */
     protected abstract LoopOptions options();
 
-    private final List<Loop> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenLoops loops = new OpenLoops();
 
     protected Loop open() {
-        Loop loop = Loops.open(options());
-        opened.add(loop);
-        return loop;
-    }
-
-    @AfterEach
-    void closeLoops() {
-        for (Loop l : opened) {
-            if (!l.isRunning()) {
-                l.close();
-            }
-        }
+        return loops.open(options());
     }
 
     /** Runs the loop until {@code f} is done, failing the test after {@link #PATIENCE}. */

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -39,7 +39,8 @@ public abstract class TaskContract {
     /** {@code continuation}, {@code threads}, or null for the automatic choice. */
     protected abstract String mechanism();
 
-    private final List<Loop> opened = new ArrayList<>();
+    @RegisterExtension
+    final OpenLoops loops = new OpenLoops();
 
     protected Loop open() {
         return open(options().withClock(ManualClock.autoAdvancing()));
@@ -53,23 +54,12 @@ public abstract class TaskContract {
             } else {
                 System.setProperty(TaskMechanism.PROPERTY, mechanism());
             }
-            Loop loop = Loops.open(o);
-            opened.add(loop);
-            return loop;
+            return loops.open(o);
         } finally {
             if (previous == null) {
                 System.clearProperty(TaskMechanism.PROPERTY);
             } else {
                 System.setProperty(TaskMechanism.PROPERTY, previous);
-            }
-        }
-    }
-
-    @AfterEach
-    void closeLoops() {
-        for (Loop l : opened) {
-            if (!l.isRunning()) {
-                l.close();
             }
         }
     }
