@@ -1,5 +1,6 @@
 package dev.loop.timerwheel;
 
+import dev.loop.heap.HeapTimerQueue;
 import dev.loop.spi.TimerNode;
 import dev.loop.spi.TimerQueue;
 import java.util.function.Consumer;
@@ -27,12 +28,12 @@ import java.util.function.Consumer;
  * timer is cascaded at most once per level (two cascades at most for delays under 1.2 hours with the
  * defaults).
  *
- * <p><b>Order.</b> When the current tick reaches a level-0 bucket, its timers move to a small
- * {@link DueHeap} that hands them out in strict (deadline, sequence) order and never before their
- * deadline; {@link #expire} takes from the wheel only when that heap is empty, and everything in the
- * heap is earlier than everything still in the wheel, so the whole queue is strictly ordered. A
- * timer added with a deadline in a tick already reached goes straight into that heap (O(log k) for k
- * timers of that tick).
+ * <p><b>Order.</b> When the current tick reaches a level-0 bucket, its timers move to a small due
+ * heap (a {@link HeapTimerQueue}, the default strategy's heap) that hands them out in strict
+ * (deadline, sequence) order and never before their deadline; {@link #expire} takes from the wheel
+ * only when that heap is empty, and everything in the heap is earlier than everything still in the
+ * wheel, so the whole queue is strictly ordered. A timer added with a deadline in a tick already
+ * reached goes straight into that heap (O(log k) for k timers of that tick).
  *
  * <p><b>Start.</b> The wheel learns the time only from {@link #expire}; timers added before its first
  * call wait on a plain list and are placed when it comes (once, O(n)).
@@ -53,6 +54,9 @@ public final class TimerWheel implements TimerQueue {
      * so the answer stays O(1).
      */
     static final int EXACT_SCAN_LIMIT = 8;
+
+    /** Initial array of the due heap: one tick's timers in steady state are few. */
+    private static final int DUE_INITIAL_CAPACITY = 16;
 
     private static final int NO_SLOT = -1;
     /** Slot of a node waiting for the first {@link #expire}; bucket {@code b} is slot {@code -2 - b}. */
@@ -75,7 +79,19 @@ public final class TimerWheel implements TimerQueue {
     private long occupiedLevels;
     private int wheelCount;
 
-    private final DueHeap due = new DueHeap();
+    /**
+     * The "due" stage: timers of ticks already reached, in strict (deadline, sequence) order. It
+     * turns one bucket (whose timers share only a tick) into exact order and lets {@link #expire}
+     * stop in the middle of a tick and resume. It holds about one tick's timers, so it starts small;
+     * after a burst in one tick its array shrinks back to {@link HeapTimerQueue#RETAINED_CAPACITY}.
+     *
+     * <p>Slot contract: in the heap a node's slot is its array index ({@code >= 0}); in the wheel it
+     * is {@link #NO_SLOT}, {@link #PENDING_SLOT} or {@code -2 - bucket}, all negative, so
+     * {@link #remove} tells them apart by sign. {@link #insert} hands the heap only nodes at
+     * {@link #NO_SLOT}, as {@link HeapTimerQueue#add} requires; a bucket moves in whole through
+     * {@link HeapTimerQueue#load}, which overwrites the bucket codes.
+     */
+    private final HeapTimerQueue due = new HeapTimerQueue(DUE_INITIAL_CAPACITY);
 
     private boolean anchored;
     /**
@@ -163,7 +179,10 @@ public final class TimerWheel implements TimerQueue {
         }
     }
 
-    /** Puts a node that is in no list where it belongs relative to {@link #cur}. */
+    /**
+     * Puts a node that is in no list (slot {@link #NO_SLOT}, which the due heap checks) where it
+     * belongs relative to {@link #cur}.
+     */
     private void insert(TimerNode node) {
         long tick = tickOf(node.deadline());
         if (Long.compareUnsigned(tick, cur) < 0) {
@@ -317,17 +336,15 @@ public final class TimerWheel implements TimerQueue {
         long target = tickOf(now);
         int n = 0;
         while (n < limit) {
-            TimerNode head = due.peek();
-            if (head == null) {
+            if (due.size() == 0) {
                 if (!pullDueBucket(target)) {
                     break;
                 }
-            } else if (head.deadline() > now) {
-                break; // and the wheel holds only later timers
             } else {
-                due.poll();
-                sink.accept(head);
-                n++;
+                n += due.expire(now, limit - n, sink);
+                if (due.size() != 0) {
+                    break; // the limit is reached, or the heap's head (so all of the wheel) is later
+                }
             }
         }
         return n;

@@ -3,6 +3,7 @@ package dev.loop.timerwheel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loop.heap.HeapTimerQueue;
 import dev.loop.spi.TimerNode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -69,7 +70,7 @@ class TimerWheelFootprintTest {
         assertEquals(TIMERS / 10, fired[0]);
         assertTrue(last <= TimeUnit.MINUTES.toNanos(10) + TimeUnit.SECONDS.toNanos(1));
         assertEquals(0, wheel.occupiedBuckets());
-        assertTrue(wheel.dueCapacity() <= DueHeap.RETAINED_CAPACITY, "due heap array: " + wheel.dueCapacity());
+        assertTrue(wheel.dueCapacity() <= HeapTimerQueue.RETAINED_CAPACITY, "due heap array: " + wheel.dueCapacity());
     }
 
     private static long usedHeap() {

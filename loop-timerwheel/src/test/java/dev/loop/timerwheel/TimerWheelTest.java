@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loop.heap.HeapTimerQueue;
 import dev.loop.spi.TimerNode;
 import dev.loop.spi.TimerQueue;
 import java.util.ArrayList;
@@ -157,7 +158,7 @@ class TimerWheelTest {
         for (int i = 1; i < n; i++) {
             assertTrue(fired.get(i - 1).before(fired.get(i)), "out of order at " + i);
         }
-        assertTrue(w.dueCapacity() <= DueHeap.RETAINED_CAPACITY, "the burst's array was given back: " + w.dueCapacity());
+        assertTrue(w.dueCapacity() <= HeapTimerQueue.RETAINED_CAPACITY, "the burst's array was given back: " + w.dueCapacity());
     }
 
     @Test
