@@ -14,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.jctools.queues.MessagePassingQueue;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * The engine behind every {@link Loop}: the ready queue, the inbox for other threads, the timers,
@@ -27,9 +26,6 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 final class EventLoop implements Loop {
     private static final System.Logger LOG = System.getLogger("dev.loop");
     private static final ThreadLocal<EventLoop> CURRENT = new ThreadLocal<>();
-
-    private static final int INBOX_CHUNK = 1024;
-    private static final int INBOX_POOLED_CHUNKS = 16;
 
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     static final int MAX_CLOSE_PASSES = 1_000;
@@ -62,12 +58,7 @@ final class EventLoop implements Loop {
     private final long ioResolutionNanos;
 
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>(1024);
-    /**
-     * Callbacks, new timers and timer cancellations from other threads. Up to
-     * {@value #INBOX_POOLED_CHUNKS} spare chunks are kept, so steady bursts of up to that many
-     * chunks of {@value #INBOX_CHUNK} reuse memory instead of allocating.
-     */
-    private final MessagePassingQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(INBOX_CHUNK, INBOX_POOLED_CHUNKS);
+    private final Inbox inbox;
     private final Consumer<TimerNode> fireTimer = node -> ready.addLast((LoopTimer) node);
     private final MessagePassingQueue.Consumer<Object> fromInbox = this::acceptFromInbox;
     private final List<Runnable> closeHooks = new ArrayList<>();
@@ -82,19 +73,6 @@ final class EventLoop implements Loop {
     private long iterations;
     private NetRegistry net; // created on first socket use
     private volatile int wakeState;
-    /**
-     * Set by close(). Closing loses no submission from another thread (docs/design.md, "Close"):
-     * the submitter offers, then looks at {@code shut}. Seen open, its offer is ordered before
-     * close's write of the flag, so close's drains find it. Seen shut, it waits until close has
-     * sealed the inbox and then learns for certain whether its item was taken (it runs) or is
-     * still queued (it is refused). One atomic instruction per submission: the offer's.
-     */
-    private volatile boolean shut;
-    /** Set under {@link #sealLock} once close() has taken its last item from the inbox. */
-    private boolean inboxSealed;
-    private final Object sealLock = new Object();
-    /** Items found in the sealed inbox, by identity and count, until their submitters learn it. */
-    private java.util.IdentityHashMap<Object, int[]> refused;
     private volatile LoopExceptionHandler exceptionHandler;
 
     EventLoop(IoHandler io, String backendName, TimerQueue timers, String timersName, LoopOptions options) {
@@ -108,6 +86,7 @@ final class EventLoop implements Loop {
         this.maxTimersPerIteration = options.maxTimersPerIteration();
         this.maxInboxPerIteration = options.maxInboxPerIteration();
         this.ioResolutionNanos = Math.max(1, io.resolutionNanos());
+        this.inbox = new Inbox("backend " + backendName);
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
         this.tasks = new TaskScheduler(this, System.getProperty(TaskMechanism.PROPERTY));
         addCloseHook(tasks::onClose);
@@ -205,7 +184,7 @@ final class EventLoop implements Loop {
     void timerCancelled(LoopTimer t) {
         if (Thread.currentThread() == owner) {
             timers.remove(t);
-        } else if (!shut) {
+        } else if (!inbox.isShut()) {
             try {
                 submit(t);
             } catch (RejectedExecutionException closedMeanwhile) {
@@ -215,62 +194,9 @@ final class EventLoop implements Loop {
     }
 
     private void submit(Object item) {
-        if (shut) {
-            throw refusal(item);
+        if (inbox.offer(item)) {
+            wakeIfSleeping();
         }
-        inbox.offer(item);
-        if (shut) {
-            settleLateSubmission(item);
-            return;
-        }
-        wakeIfSleeping();
-    }
-
-    /**
-     * The loop began closing while {@code item} was being offered: wait until close has sealed the
-     * inbox, then whatever is still in it will never run. Throws if {@code item} is among it.
-     */
-    private void settleLateSubmission(Object item) {
-        synchronized (sealLock) {
-            boolean interrupted = false;
-            while (!inboxSealed) {
-                try {
-                    sealLock.wait();
-                } catch (InterruptedException e) {
-                    interrupted = true; // close is running and will seal; the answer is worth the wait
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            // No consumer is left: late submitters take turns emptying the inbox under this lock.
-            while (!inbox.isEmpty()) {
-                Object o = inbox.poll();
-                if (o != null) {
-                    if (refused == null) {
-                        refused = new java.util.IdentityHashMap<>();
-                    }
-                    refused.computeIfAbsent(o, k -> new int[1])[0]++;
-                    if (o instanceof LoopTimer t) {
-                        t.cancel();
-                    }
-                }
-            }
-            int[] count = refused == null ? null : refused.get(item);
-            if (count != null) {
-                // (The same object submitted concurrently by several threads is told apart only by
-                // count: as many of them are refused as copies were left over.)
-                if (--count[0] == 0) {
-                    refused.remove(item);
-                }
-                throw refusal(item);
-            }
-        }
-        // Not left over: close's drains took it before sealing, so it ran or was cancelled.
-    }
-
-    private RejectedExecutionException refusal(Object item) {
-        return new RejectedExecutionException("loop is closed (backend " + backendName + "): cannot accept " + item);
     }
 
     private void wakeIfSleeping() {
@@ -401,27 +327,8 @@ final class EventLoop implements Loop {
         }
     }
 
-    /**
-     * Takes the last items from the inbox (waiting out offers in progress) and hands the inbox to
-     * late submitters, who settle among themselves what was left.
-     */
-    private void sealInbox() {
-        synchronized (sealLock) {
-            while (!inbox.isEmpty()) {
-                Object o = inbox.poll(); // spins while a claimed slot is being written
-                if (o != null) {
-                    acceptFromInbox(o);
-                }
-            }
-            inboxSealed = true;
-            sealLock.notifyAll();
-        }
-    }
-
     private void drainInbox() {
-        if (!inboxSealed && !inbox.isEmpty()) {
-            inbox.drain(fromInbox, maxInboxPerIteration);
-        }
+        inbox.drain(fromInbox, maxInboxPerIteration);
     }
 
     private void acceptFromInbox(Object item) {
@@ -506,7 +413,7 @@ final class EventLoop implements Loop {
             closing = true;
             stopping = true; // every pass below polls without blocking
         }
-        shut = true;
+        inbox.shut();
         // Tasks resumed by the close hooks look the loop up through CURRENT, as when it runs.
         EventLoop previous = CURRENT.get();
         CURRENT.set(this);
@@ -521,7 +428,7 @@ final class EventLoop implements Loop {
                 runOnce();
             }
         } finally {
-            sealInbox();
+            inbox.seal(fromInbox);
             // What the seal took runs now; the inbox is no longer drained by this thread.
             int passes = 0;
             while (!ready.isEmpty() && passes++ < MAX_CLOSE_PASSES) {
