@@ -1,8 +1,12 @@
 package dev.loop.epoll;
 
 import dev.loop.spi.IoHandler;
+import dev.loop.spi.NetIo;
 import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.util.concurrent.ThreadAwareExecutor;
+import java.io.IOException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -15,6 +19,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@code run()} after publishing that it is about to block. The second is what makes wake-ups
  * safe: a wake-up that lands before Netty is inside {@code epoll_wait} is not lost, because
  * {@link Context#canBlock()} sees {@code wakeupPending} and Netty polls without blocking.
+ *
+ * <p>Sockets ({@link #net()}) are Netty {@code LinuxSocket}s, each an {@code EpollIoHandle}
+ * registered here; see {@link EpollNetIo}.
  */
 public final class EpollIoHandler implements IoHandler {
     /**
@@ -28,6 +35,7 @@ public final class EpollIoHandler implements IoHandler {
     private final io.netty.channel.IoHandler netty;
     private volatile Thread pollingThread;
     private volatile boolean wakeupPending;
+    private EpollNetIo net;
 
     EpollIoHandler() {
         this.netty = io.netty.channel.epoll.EpollIoHandler.newFactory().newHandler(executor);
@@ -37,6 +45,34 @@ public final class EpollIoHandler implements IoHandler {
     /** Netty's handler, for sockets to register with; loop thread only. */
     public io.netty.channel.IoHandler netty() {
         return netty;
+    }
+
+    @Override
+    public NetIo net() {
+        if (net == null) {
+            net = new EpollNetIo(this);
+        }
+        return net;
+    }
+
+    /** Registers a socket with Netty's handler; on the thread that owns the loop right now. */
+    IoRegistration register(EpollIoHandle handle) throws IOException {
+        try {
+            return netty.register(handle);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("registering " + handle + " with epoll failed", e);
+        }
+    }
+
+    /**
+     * Called by the socket SPI, which runs on the loop's thread or on any thread while the loop is
+     * not running: either way the caller owns the loop now, so Netty must treat it as the loop
+     * thread (a registration cancelled from "another" thread would be deferred to a task).
+     */
+    void enterFromLoopThread() {
+        pollingThread = Thread.currentThread();
     }
 
     @Override
