@@ -79,6 +79,16 @@ public final class EpollIoHandler implements IoHandler {
     public int poll(long timeoutNanos) {
         pollingThread = Thread.currentThread();
         executor.runPending();
+        if (timeoutNanos == 0 && (net == null || net.openSockets() == 0)) {
+            // No socket is registered, so epoll_wait(0) could only report the wake-up eventfd or the
+            // timerfd, and both are safe to leave unread: they are edge-triggered and Netty never
+            // reads them, so a pending edge stays queued for the next blocking run(), which then
+            // returns at once and settles Netty's pendingWakeup; the timerfd only serves Netty's
+            // deadline, and our timers live in the engine. Skipping saves a system call per
+            // non-blocking iteration of a loop without sockets.
+            wakeupPending = false;
+            return 0;
+        }
         context.timeoutNanos = timeoutNanos;
         context.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : -1;
         try {

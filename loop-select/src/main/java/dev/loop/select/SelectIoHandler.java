@@ -50,6 +50,14 @@ public final class SelectIoHandler implements IoHandler, NetIo {
     @Override
     public int poll(long timeoutNanos) throws IOException {
         if (timeoutNanos == 0) {
+            if (selector.keys().isEmpty()) {
+                // No channel is registered, so selectNow() could report nothing. The one thing it
+                // would change is to consume a pending wakeup(): left pending, that wakeup makes the
+                // next blocking select return at once, a spurious wake-up the engine already
+                // tolerates. Closed channels keep their key in keys() until a select deregisters
+                // it (and the JDK releases their fd then), so this never delays that.
+                return 0;
+            }
             return selector.selectNow(dispatch);
         }
         if (timeoutNanos < 0) {
