@@ -7,6 +7,8 @@ import io.netty.channel.IoRegistration;
 import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -29,6 +31,15 @@ public final class EpollIoHandler implements IoHandler {
      * timerfd for short waits, so the engine never needs to park below a millisecond here.
      */
     private static final long RESOLUTION_NANOS = 1_000;
+    private static final VarHandle WAKEUP_CALLS;
+
+    static {
+        try {
+            WAKEUP_CALLS = MethodHandles.lookup().findVarHandle(EpollIoHandler.class, "wakeupCalls", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Executor executor = new Executor();
     private final Context context = new Context();
@@ -36,6 +47,11 @@ public final class EpollIoHandler implements IoHandler {
     private volatile Thread pollingThread;
     private volatile boolean wakeupPending;
     private EpollNetIo net;
+    // Diagnostics for tests: wake-ups the engine asked for, polls, and polls that were allowed to
+    // block. The engine asks at most once per sleep, so the atomic add costs nothing that matters.
+    private volatile long wakeupCalls;
+    private long polls;
+    private long sleeps;
 
     EpollIoHandler() {
         this.netty = io.netty.channel.epoll.EpollIoHandler.newFactory().newHandler(executor);
@@ -78,6 +94,7 @@ public final class EpollIoHandler implements IoHandler {
     @Override
     public int poll(long timeoutNanos) {
         pollingThread = Thread.currentThread();
+        polls++;
         executor.runPending();
         if (timeoutNanos == 0 && (net == null || net.openSockets() == 0)) {
             // No socket is registered, so epoll_wait(0) could only report the wake-up eventfd or the
@@ -88,6 +105,9 @@ public final class EpollIoHandler implements IoHandler {
             // non-blocking iteration of a loop without sockets.
             wakeupPending = false;
             return 0;
+        }
+        if (timeoutNanos != 0) {
+            sleeps++;
         }
         context.timeoutNanos = timeoutNanos;
         context.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : -1;
@@ -103,6 +123,7 @@ public final class EpollIoHandler implements IoHandler {
 
     @Override
     public void wakeup() {
+        WAKEUP_CALLS.getAndAdd(this, 1L);
         wakeupPending = true;
         netty.wakeup(); // one eventfd write, and only if Netty is (about to be) blocked
     }
@@ -110,6 +131,21 @@ public final class EpollIoHandler implements IoHandler {
     @Override
     public long resolutionNanos() {
         return RESOLUTION_NANOS;
+    }
+
+    /** How many times {@link #wakeup()} was called (any thread). */
+    long wakeupCalls() {
+        return wakeupCalls;
+    }
+
+    /** Every poll, blocking or not; read on the loop thread or after it stopped. */
+    long polls() {
+        return polls;
+    }
+
+    /** Polls that were allowed to block (a non-zero timeout); read on the loop thread or after it stopped. */
+    long sleeps() {
+        return sleeps;
     }
 
     @Override
