@@ -16,8 +16,9 @@ import java.io.UncheckedIOException;
  * translation of raw epoll bits into {@link IoReady} bits, and a close that releases the file
  * descriptor exactly once. Not thread-safe: loop thread only.
  *
- * <p>Interest is level-triggered. The registration is added to epoll on the first interest that
- * asks for something, and changed only when the wanted ops differ from the last submitted ones
+ * <p>Interest is level-triggered. The socket is registered with Netty, and added to epoll, on the
+ * first interest that asks for something (so an accepted socket can still move to another loop
+ * until then, see {@link EpollNetIo#adopt}), and the registration is changed only when the wanted ops differ from the last submitted ones
  * (one {@code epoll_ctl} per change). Asking for nothing does not remove the descriptor (Netty's
  * {@code submit(NONE)} deletes it but remembers it as added, so the next submit would fail); it
  * switches to {@link #PAUSED}, an edge-triggered empty mask: {@code EPOLLERR} and {@code EPOLLHUP},
@@ -40,15 +41,14 @@ abstract class EpollChannel implements EpollIoHandle {
     final EpollNetIo net;
     final LinuxSocket socket;
     IoReady ready;
-    private final IoRegistration registration;
-    private EpollIoOps submitted; // null until the descriptor was first added to epoll
+    private IoRegistration registration; // null until the first interest that asks for something
+    private EpollIoOps submitted;
     private boolean closed;
 
-    EpollChannel(EpollNetIo net, LinuxSocket socket, IoReady ready) throws IOException {
+    EpollChannel(EpollNetIo net, LinuxSocket socket, IoReady ready) {
         this.net = net;
         this.socket = socket;
         this.ready = ready;
-        this.registration = net.register(this);
     }
 
     /** The epoll ops for "read" and "write" in this socket's present state; {@link #PAUSED} for none. */
@@ -63,7 +63,12 @@ abstract class EpollChannel implements EpollIoHandle {
             return; // unchanged, or nothing wanted yet: no system call
         }
         try {
+            if (registration == null) {
+                registration = net.register(this);
+            }
             registration.submit(wanted);
+        } catch (IOException e) {
+            throw new IllegalStateException("registering " + this + " with epoll failed", e);
         } catch (UncheckedIOException e) {
             throw new IllegalStateException("epoll_ctl for " + this + " failed", e.getCause());
         }
@@ -121,11 +126,13 @@ abstract class EpollChannel implements EpollIoHandle {
             return;
         }
         closed = true;
-        net.closed(this);
-        try {
-            registration.cancel(); // EPOLL_CTL_DEL before close: the fd number may be reused at once
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "cancelling the epoll registration of " + this + " failed", e);
+        if (registration != null) {
+            net.unregistered(this);
+            try {
+                registration.cancel(); // EPOLL_CTL_DEL before close: the fd number may be reused at once
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "cancelling the epoll registration of " + this + " failed", e);
+            }
         }
         try {
             socket.close();

@@ -96,7 +96,7 @@ public final class EpollIoHandler implements IoHandler {
         pollingThread = Thread.currentThread();
         polls++;
         executor.runPending();
-        if (timeoutNanos == 0 && (net == null || net.openSockets() == 0)) {
+        if (timeoutNanos == 0 && (net == null || net.registeredSockets() == 0)) {
             // No socket is registered, so epoll_wait(0) could only report the wake-up eventfd or the
             // timerfd, and both are safe to leave unread: they are edge-triggered and Netty never
             // reads them, so a pending edge stays queued for the next blocking run(), which then

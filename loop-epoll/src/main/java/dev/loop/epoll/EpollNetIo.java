@@ -40,7 +40,7 @@ final class EpollNetIo implements NetIo {
     private final EpollIoHandler handler;
     private ByteBuffer copy;
     private long copyAddress;
-    private int open;
+    private int registered;
 
     EpollNetIo(EpollIoHandler handler) {
         this.handler = handler;
@@ -48,18 +48,18 @@ final class EpollNetIo implements NetIo {
 
     IoRegistration register(EpollChannel channel) throws IOException {
         IoRegistration r = handler.register(channel);
-        open++;
+        registered++;
         return r;
     }
 
-    /** A socket closed; called once per socket. */
-    void closed(EpollChannel channel) {
-        open--;
+    /** A registered socket closed; called once per registration. */
+    void unregistered(EpollChannel channel) {
+        registered--;
     }
 
-    /** Sockets opened and not yet closed. */
-    int openSockets() {
-        return open;
+    /** Sockets registered with epoll and not yet closed. */
+    int registeredSockets() {
+        return registered;
     }
 
     /** The loop's copy buffer; its contents are meaningless between calls. */
@@ -74,6 +74,23 @@ final class EpollNetIo implements NetIo {
     /** The native address of {@link #copyBuffer()}; call that first. */
     long copyAddress() {
         return copyAddress;
+    }
+
+    @Override
+    public IoSocket adopt(IoSocket accepted) throws IOException {
+        if (!(accepted instanceof EpollSocket s)) {
+            throw new IllegalArgumentException("not an epoll socket: " + accepted);
+        }
+        handler.enterFromLoopThread();
+        // The accepting loop never registered it (registration waits for the first interest), so
+        // the descriptor simply changes hands; the old handle is dropped.
+        return new EpollSocket(this, s.socket, null, true, s.remoteAddress());
+    }
+
+    /** Linux's SO_REUSEPORT hashes incoming connections over every socket listening on the port. */
+    @Override
+    public boolean reusePortBalances() {
+        return true;
     }
 
     @Override

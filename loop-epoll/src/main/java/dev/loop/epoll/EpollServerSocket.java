@@ -21,7 +21,7 @@ final class EpollServerSocket extends EpollChannel implements IoServerSocket {
     private final InetSocketAddress local;
     private final byte[] acceptedAddress = new byte[ACCEPTED_ADDRESS_SIZE];
 
-    EpollServerSocket(EpollNetIo net, LinuxSocket socket, IoReady ready) throws IOException {
+    EpollServerSocket(EpollNetIo net, LinuxSocket socket, IoReady ready) {
         super(net, socket, ready);
         this.local = socket.localAddress();
     }
@@ -41,7 +41,7 @@ final class EpollServerSocket extends EpollChannel implements IoServerSocket {
         try {
             InetSocketAddress remote = NativeInetAddress.address(acceptedAddress, 1, acceptedAddress[0]);
             return new EpollSocket(net, s, null, true, remote);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             s.close();
             throw e;
         }

@@ -30,8 +30,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
     private InetSocketAddress local;
     private InetSocketAddress remote;
 
-    EpollSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, InetSocketAddress remote)
-            throws IOException {
+    EpollSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, InetSocketAddress remote) {
         super(net, socket, ready);
         this.connected = connected;
         this.remote = remote;

@@ -127,6 +127,16 @@ public final class SelectIoHandler implements IoHandler, NetIo {
         }
     }
 
+    @Override
+    public IoSocket adopt(IoSocket accepted) {
+        if (!(accepted instanceof SelectSocket s)) {
+            throw new IllegalArgumentException("not a select socket: " + accepted);
+        }
+        // Never registered with the accepting loop's selector (registration waits for the first
+        // interest), so the channel simply changes hands; the old handle is dropped.
+        return new SelectSocket(selector, (SocketChannel) s.channel, null, true);
+    }
+
     @SuppressWarnings("unchecked")
     private static void apply(NetworkChannel ch, Map<SocketOption<?>, Object> options) throws IOException {
         for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
