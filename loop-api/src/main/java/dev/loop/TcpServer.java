@@ -20,6 +20,12 @@ import java.util.function.Consumer;
  * phase, at most {@link ServerOptions#maxAcceptsPerWakeup()} connections per readiness event.
  */
 final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
+    /** Where a group's accepting loop sends accepted sockets instead of adopting them itself. */
+    interface Dispatch {
+        /** Called on the accepting loop's thread with a socket no poller knows yet. */
+        void dispatch(IoSocket accepted);
+    }
+
     /**
      * How long accepting pauses after accept() failed (out of file descriptors, typically): the
      * listening socket stays readable, and retrying at once would spin the loop.
@@ -36,6 +42,7 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
     private InetSocketAddress local;
     private boolean scheduled;
     private boolean open;
+    private Dispatch dispatch; // null: connections stay on this loop
 
     TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
         this.net = net;
@@ -46,6 +53,21 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
         // the receive buffer was set on the listener and is inherited: setting it again is too late
         o.remove(java.net.StandardSocketOptions.SO_RCVBUF);
         this.acceptedOptions = o;
+    }
+
+    /** Hands every accepted socket to {@code d}; set before {@link #listen}. */
+    void dispatchTo(Dispatch d) {
+        this.dispatch = d;
+    }
+
+    /**
+     * Makes this a server without a socket of its own, which adopts the connections another loop of
+     * its group accepted on {@code address} (see {@link #adoptFrom}).
+     */
+    void shard(InetSocketAddress address) {
+        local = address;
+        open = true;
+        net.add(this);
     }
 
     void listen(InetSocketAddress address) throws IOException {
@@ -85,11 +107,36 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
             if (s == null) {
                 return;
             }
-            adopt(s);
+            if (dispatch != null) {
+                dispatch.dispatch(s);
+            } else {
+                adopt(s);
+            }
         }
     }
 
-    private void adopt(IoSocket s) {
+    /**
+     * Takes over a socket that another loop of the group accepted; on this loop's thread, from its
+     * inbox. A closed server, or a socket that cannot be registered here, closes it.
+     */
+    void adoptFrom(IoSocket foreign) {
+        if (!open) {
+            foreign.close();
+            return;
+        }
+        IoSocket mine;
+        try {
+            mine = net.io.adopt(foreign);
+        } catch (IOException | RuntimeException e) {
+            foreign.close();
+            loop.report("adopting a connection from " + foreign.remoteAddress() + " failed; closed it", e, this);
+            return;
+        }
+        adopt(mine);
+    }
+
+    /** Adopts a socket accepted on this loop. */
+    void adopt(IoSocket s) {
         TcpConnection c = new TcpConnection(net, options.accepted(), this, s.remoteAddress());
         try {
             for (Map.Entry<SocketOption<?>, Object> e : acceptedOptions.entrySet()) {
@@ -122,7 +169,9 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
     public void close(boolean closeConnections) {
         if (open) {
             open = false;
-            socket.close();
+            if (socket != null) {
+                socket.close();
+            }
             net.remove(this);
         }
         if (closeConnections) {
@@ -135,7 +184,9 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
     @Override
     public void loopClosing(IOException why) {
         open = false;
-        socket.close();
+        if (socket != null) {
+            socket.close();
+        }
     }
 
     @Override

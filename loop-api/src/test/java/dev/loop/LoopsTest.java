@@ -42,6 +42,18 @@ class LoopsTest {
     }
 
     @Test
+    void theFallbackPastAnUnavailableBackendIsLoggedAtDebugWithItsCause() {
+        // How epoll's absence shows on a machine without it: the loop opens on the next backend,
+        // and the DEBUG line says which one and why the better one was passed over.
+        try (LogCapture log = LogCapture.start("dev.loop.Loops"); Loop loop = Loops.open()) {
+            assertEquals("park", loop.backendName());
+            String t = log.text();
+            assertTrue(t.contains("FINE opening a loop on backend park (highest priority available; others: "), t);
+            assertTrue(t.contains("nowhere unavailable: ") && t.contains("hardware"), t);
+        }
+    }
+
+    @Test
     void anUnknownNameListsEveryProvider() {
         String m = assertThrows(IllegalArgumentException.class,
                 () -> Loops.open(LoopOptions.defaults().withBackend("kqueue"))).getMessage();

@@ -42,4 +42,28 @@ public interface NetIo {
      * @throws java.net.ConnectException when the connect failed at once (refused)
      */
     IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready) throws IOException;
+
+    /**
+     * Moves a socket that another loop of the same backend accepted to this loop (docs/adr/0005):
+     * the accepting loop hands the socket over through this loop's inbox, and this loop's thread
+     * calls {@code adopt}. The socket must not have been given an {@link IoSocket#attach receiver}
+     * or {@linkplain IoHandle#interest interest} yet, so it is registered with no poller; the
+     * handle passed in must not be used afterwards, except to {@link IoHandle#close()} it when
+     * {@code adopt} fails.
+     *
+     * @return the same connection, registered with this loop's poller, with no receiver attached
+     * @throws IOException if the socket cannot be registered here
+     * @throws IllegalArgumentException if {@code accepted} comes from another backend
+     */
+    IoSocket adopt(IoSocket accepted) throws IOException;
+
+    /**
+     * Whether several sockets listening on one port with {@code SO_REUSEPORT} share its incoming
+     * connections out among themselves (Linux does; BSD and macOS let them bind but hand every
+     * connection to one). A loop group listens on every loop when this holds, and otherwise
+     * accepts on one loop and hands connections to the others.
+     */
+    default boolean reusePortBalances() {
+        return false;
+    }
 }

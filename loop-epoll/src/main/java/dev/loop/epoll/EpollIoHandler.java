@@ -1,8 +1,14 @@
 package dev.loop.epoll;
 
 import dev.loop.spi.IoHandler;
+import dev.loop.spi.NetIo;
 import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.util.concurrent.ThreadAwareExecutor;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -15,6 +21,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@code run()} after publishing that it is about to block. The second is what makes wake-ups
  * safe: a wake-up that lands before Netty is inside {@code epoll_wait} is not lost, because
  * {@link Context#canBlock()} sees {@code wakeupPending} and Netty polls without blocking.
+ *
+ * <p>Sockets ({@link #net()}) are Netty {@code LinuxSocket}s, each an {@code EpollIoHandle}
+ * registered here; see {@link EpollNetIo}.
  */
 public final class EpollIoHandler implements IoHandler {
     /**
@@ -22,12 +31,27 @@ public final class EpollIoHandler implements IoHandler {
      * timerfd for short waits, so the engine never needs to park below a millisecond here.
      */
     private static final long RESOLUTION_NANOS = 1_000;
+    private static final VarHandle WAKEUP_CALLS;
+
+    static {
+        try {
+            WAKEUP_CALLS = MethodHandles.lookup().findVarHandle(EpollIoHandler.class, "wakeupCalls", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Executor executor = new Executor();
     private final Context context = new Context();
     private final io.netty.channel.IoHandler netty;
     private volatile Thread pollingThread;
     private volatile boolean wakeupPending;
+    private EpollNetIo net;
+    // Diagnostics for tests: wake-ups the engine asked for, polls, and polls that were allowed to
+    // block. The engine asks at most once per sleep, so the atomic add costs nothing that matters.
+    private volatile long wakeupCalls;
+    private long polls;
+    private long sleeps;
 
     EpollIoHandler() {
         this.netty = io.netty.channel.epoll.EpollIoHandler.newFactory().newHandler(executor);
@@ -40,9 +64,51 @@ public final class EpollIoHandler implements IoHandler {
     }
 
     @Override
+    public NetIo net() {
+        if (net == null) {
+            net = new EpollNetIo(this);
+        }
+        return net;
+    }
+
+    /** Registers a socket with Netty's handler; on the thread that owns the loop right now. */
+    IoRegistration register(EpollIoHandle handle) throws IOException {
+        try {
+            return netty.register(handle);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("registering " + handle + " with epoll failed", e);
+        }
+    }
+
+    /**
+     * Called by the socket SPI, which runs on the loop's thread or on any thread while the loop is
+     * not running: either way the caller owns the loop now, so Netty must treat it as the loop
+     * thread (a registration cancelled from "another" thread would be deferred to a task).
+     */
+    void enterFromLoopThread() {
+        pollingThread = Thread.currentThread();
+    }
+
+    @Override
     public int poll(long timeoutNanos) {
         pollingThread = Thread.currentThread();
+        polls++;
         executor.runPending();
+        if (timeoutNanos == 0 && (net == null || net.registeredSockets() == 0)) {
+            // No socket is registered, so epoll_wait(0) could only report the wake-up eventfd or the
+            // timerfd, and both are safe to leave unread: they are edge-triggered and Netty never
+            // reads them, so a pending edge stays queued for the next blocking run(), which then
+            // returns at once and settles Netty's pendingWakeup; the timerfd only serves Netty's
+            // deadline, and our timers live in the engine. Skipping saves a system call per
+            // non-blocking iteration of a loop without sockets.
+            wakeupPending = false;
+            return 0;
+        }
+        if (timeoutNanos != 0) {
+            sleeps++;
+        }
         context.timeoutNanos = timeoutNanos;
         context.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : -1;
         try {
@@ -57,6 +123,7 @@ public final class EpollIoHandler implements IoHandler {
 
     @Override
     public void wakeup() {
+        WAKEUP_CALLS.getAndAdd(this, 1L);
         wakeupPending = true;
         netty.wakeup(); // one eventfd write, and only if Netty is (about to be) blocked
     }
@@ -64,6 +131,21 @@ public final class EpollIoHandler implements IoHandler {
     @Override
     public long resolutionNanos() {
         return RESOLUTION_NANOS;
+    }
+
+    /** How many times {@link #wakeup()} was called (any thread). */
+    long wakeupCalls() {
+        return wakeupCalls;
+    }
+
+    /** Every poll, blocking or not; read on the loop thread or after it stopped. */
+    long polls() {
+        return polls;
+    }
+
+    /** Polls that were allowed to block (a non-zero timeout); read on the loop thread or after it stopped. */
+    long sleeps() {
+        return sleeps;
     }
 
     @Override

@@ -50,6 +50,14 @@ public final class SelectIoHandler implements IoHandler, NetIo {
     @Override
     public int poll(long timeoutNanos) throws IOException {
         if (timeoutNanos == 0) {
+            if (selector.keys().isEmpty()) {
+                // No channel is registered, so selectNow() could report nothing. The one thing it
+                // would change is to consume a pending wakeup(): left pending, that wakeup makes the
+                // next blocking select return at once, a spurious wake-up the engine already
+                // tolerates. Closed channels keep their key in keys() until a select deregisters
+                // it (and the JDK releases their fd then), so this never delays that.
+                return 0;
+            }
             return selector.selectNow(dispatch);
         }
         if (timeoutNanos < 0) {
@@ -117,6 +125,16 @@ public final class SelectIoHandler implements IoHandler, NetIo {
             ch.close();
             throw e;
         }
+    }
+
+    @Override
+    public IoSocket adopt(IoSocket accepted) {
+        if (!(accepted instanceof SelectSocket s)) {
+            throw new IllegalArgumentException("not a select socket: " + accepted);
+        }
+        // Never registered with the accepting loop's selector (registration waits for the first
+        // interest), so the channel simply changes hands; the old handle is dropped.
+        return new SelectSocket(selector, (SocketChannel) s.channel, null, true);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,0 +1,181 @@
+package dev.loop.epoll;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoServerSocket;
+import dev.loop.spi.IoSocket;
+import dev.loop.spi.NetIo;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.LinuxSocket;
+import io.netty.channel.unix.Buffer;
+import io.netty.channel.unix.Errors;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.ConnectException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.util.Map;
+
+/**
+ * TCP sockets on epoll: Netty's {@link LinuxSocket} (non-blocking, close-on-exec), each registered
+ * with the loop's Netty {@code EpollIoHandler}. Not thread-safe: loop thread only, or any thread
+ * while the loop is not running.
+ *
+ * <p>Options map to {@code LinuxSocket}'s setters, {@code SO_REUSEPORT} included, so several loops
+ * can each listen on one port and let the kernel spread connections over them.
+ */
+final class EpollNetIo implements NetIo {
+    /**
+     * The loop's one direct buffer that heap buffers are copied through: large enough that a
+     * gathering write of a connection's queue is one {@code send} for typical socket buffers.
+     */
+    static final int COPY_BUFFER_SIZE = 256 * 1024;
+    /** listen(2)'s backlog when the caller leaves it to the backend (the kernel caps it at somaxconn). */
+    private static final int DEFAULT_BACKLOG = 1024;
+    /** Linux's errno for "address already in use" (this backend runs on Linux only). */
+    private static final int EADDRINUSE = 98;
+
+    private final EpollIoHandler handler;
+    private ByteBuffer copy;
+    private long copyAddress;
+    private int registered;
+
+    EpollNetIo(EpollIoHandler handler) {
+        this.handler = handler;
+    }
+
+    IoRegistration register(EpollChannel channel) throws IOException {
+        IoRegistration r = handler.register(channel);
+        registered++;
+        return r;
+    }
+
+    /** A registered socket closed; called once per registration. */
+    void unregistered(EpollChannel channel) {
+        registered--;
+    }
+
+    /** Sockets registered with epoll and not yet closed. */
+    int registeredSockets() {
+        return registered;
+    }
+
+    /** The loop's copy buffer; its contents are meaningless between calls. */
+    ByteBuffer copyBuffer() {
+        if (copy == null) {
+            copy = ByteBuffer.allocateDirect(COPY_BUFFER_SIZE);
+            copyAddress = Buffer.memoryAddress(copy);
+        }
+        return copy;
+    }
+
+    /** The native address of {@link #copyBuffer()}; call that first. */
+    long copyAddress() {
+        return copyAddress;
+    }
+
+    @Override
+    public IoSocket adopt(IoSocket accepted) throws IOException {
+        if (!(accepted instanceof EpollSocket s)) {
+            throw new IllegalArgumentException("not an epoll socket: " + accepted);
+        }
+        handler.enterFromLoopThread();
+        // The accepting loop never registered it (registration waits for the first interest), so
+        // the descriptor simply changes hands; the old handle is dropped.
+        return new EpollSocket(this, s.socket, null, true, s.remoteAddress());
+    }
+
+    /** Linux's SO_REUSEPORT hashes incoming connections over every socket listening on the port. */
+    @Override
+    public boolean reusePortBalances() {
+        return true;
+    }
+
+    @Override
+    public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
+                                 IoReady ready) throws IOException {
+        handler.enterFromLoopThread();
+        LinuxSocket s = LinuxSocket.newSocketStream(local.getAddress() instanceof Inet6Address);
+        try {
+            applyAll(s, options);
+            try {
+                s.bind(local);
+            } catch (Errors.NativeIoException e) {
+                if (e.expectedErr() != -EADDRINUSE) { // Netty keeps the negated errno
+                    throw e;
+                }
+                BindException named = new BindException("Address already in use: " + local);
+                named.initCause(e);
+                throw named;
+            }
+            s.listen(backlog > 0 ? backlog : DEFAULT_BACKLOG);
+            return new EpollServerSocket(this, s, ready);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready)
+            throws IOException {
+        handler.enterFromLoopThread();
+        LinuxSocket s = LinuxSocket.newSocketStream(remote.getAddress() instanceof Inet6Address);
+        try {
+            applyAll(s, options);
+            EpollSocket socket = new EpollSocket(this, s, ready, false, remote);
+            boolean done;
+            try {
+                done = s.connect(remote); // false: EINPROGRESS, EPOLLOUT reports the outcome
+            } catch (IOException e) {
+                socket.close();
+                throw e;
+            }
+            if (done) {
+                socket.connectedAtOnce();
+            }
+            return socket;
+        } catch (ConnectException e) {
+            s.close();
+            ConnectException named = new ConnectException(e.getMessage() + ": " + remote);
+            named.initCause(e);
+            throw named;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private static void applyAll(LinuxSocket s, Map<SocketOption<?>, Object> options) throws IOException {
+        for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
+            apply(s, e.getKey(), e.getValue());
+        }
+    }
+
+    /**
+     * Sets one {@link StandardSocketOptions} option through {@code LinuxSocket}.
+     *
+     * @throws UnsupportedOperationException for an option this backend does not map
+     */
+    static void apply(LinuxSocket s, SocketOption<?> option, Object value) throws IOException {
+        if (option == StandardSocketOptions.TCP_NODELAY) {
+            s.setTcpNoDelay((Boolean) value);
+        } else if (option == StandardSocketOptions.SO_KEEPALIVE) {
+            s.setKeepAlive((Boolean) value);
+        } else if (option == StandardSocketOptions.SO_SNDBUF) {
+            s.setSendBufferSize((Integer) value);
+        } else if (option == StandardSocketOptions.SO_RCVBUF) {
+            s.setReceiveBufferSize((Integer) value);
+        } else if (option == StandardSocketOptions.SO_LINGER) {
+            s.setSoLinger((Integer) value);
+        } else if (option == StandardSocketOptions.SO_REUSEADDR) {
+            s.setReuseAddress((Boolean) value);
+        } else if (option == StandardSocketOptions.SO_REUSEPORT) {
+            s.setReusePort((Boolean) value);
+        } else {
+            throw new UnsupportedOperationException("backend epoll does not support " + option.name());
+        }
+    }
+}

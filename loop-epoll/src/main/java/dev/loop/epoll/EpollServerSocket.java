@@ -1,0 +1,59 @@
+package dev.loop.epoll;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoServerSocket;
+import dev.loop.spi.IoSocket;
+import io.netty.channel.epoll.EpollIoOps;
+import io.netty.channel.epoll.LinuxSocket;
+import io.netty.channel.unix.NativeInetAddress;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+/** A listening TCP socket on epoll. Not thread-safe: loop thread only. */
+final class EpollServerSocket extends EpollChannel implements IoServerSocket {
+    /**
+     * {@code accept(byte[])} writes the peer's address here: one length byte, then up to 16 address
+     * bytes, a 4-byte scope id and a 4-byte port (Netty's layout), so no {@code getpeername} call is
+     * needed per connection.
+     */
+    private static final int ACCEPTED_ADDRESS_SIZE = 26;
+
+    private final InetSocketAddress local;
+    private final byte[] acceptedAddress = new byte[ACCEPTED_ADDRESS_SIZE];
+
+    EpollServerSocket(EpollNetIo net, LinuxSocket socket, IoReady ready) {
+        super(net, socket, ready);
+        this.local = socket.localAddress();
+    }
+
+    @Override
+    EpollIoOps opsFor(boolean read, boolean write) {
+        return read ? EpollIoOps.EPOLLIN : PAUSED;
+    }
+
+    @Override
+    public IoSocket accept() throws IOException {
+        int fd = socket.accept(acceptedAddress); // accept4(SOCK_NONBLOCK | SOCK_CLOEXEC)
+        if (fd < 0) {
+            return null;
+        }
+        LinuxSocket s = LinuxSocket.newSocket(fd);
+        try {
+            InetSocketAddress remote = NativeInetAddress.address(acceptedAddress, 1, acceptedAddress[0]);
+            return new EpollSocket(net, s, null, true, remote);
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public String toString() {
+        return "EpollServerSocket[" + local + "]";
+    }
+}

@@ -1,0 +1,197 @@
+package dev.loop.epoll;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoSocket;
+import io.netty.channel.epoll.EpollIoOps;
+import io.netty.channel.epoll.LinuxSocket;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+
+/**
+ * A non-blocking TCP socket on epoll. Not thread-safe: loop thread only.
+ *
+ * <p>Direct buffers go to the kernel as they are ({@code recv}/{@code send} on their memory,
+ * {@code writev} for a gathering write of direct buffers); heap buffers are copied through the
+ * loop's one direct buffer ({@link EpollNetIo#copyBuffer()}), since the native calls need memory
+ * that does not move. Netty's calls do not move buffer positions: this class does.
+ */
+final class EpollSocket extends EpollChannel implements IoSocket {
+    // Cached: combining EpollIoOps with with() allocates for most combinations.
+    private static final EpollIoOps READ_OPS = EpollIoOps.EPOLLIN.with(EpollIoOps.EPOLLRDHUP);
+    private static final EpollIoOps WRITE_OPS = EpollIoOps.EPOLLOUT;
+    private static final EpollIoOps READ_WRITE_OPS = READ_OPS.with(EpollIoOps.EPOLLOUT);
+    /** writev's byte limit: no limit beyond the kernel's own. */
+    private static final long NO_WRITE_LIMIT = Long.MAX_VALUE;
+
+    private boolean connected;
+    private InetSocketAddress local;
+    private InetSocketAddress remote;
+
+    EpollSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, InetSocketAddress remote) {
+        super(net, socket, ready);
+        this.connected = connected;
+        this.remote = remote;
+    }
+
+    @Override
+    EpollIoOps opsFor(boolean read, boolean write) {
+        // While connecting, "write" is EPOLLOUT as well: it reports the connect's outcome.
+        if (read) {
+            return write ? READ_WRITE_OPS : READ_OPS;
+        }
+        return write ? WRITE_OPS : PAUSED;
+    }
+
+    @Override
+    public void attach(IoReady r) {
+        this.ready = r;
+    }
+
+    void connectedAtOnce() {
+        connected = true;
+    }
+
+    @Override
+    public boolean finishConnect() throws IOException {
+        if (connected) {
+            return true;
+        }
+        if (!socket.finishConnect()) {
+            return false;
+        }
+        connected = true;
+        return true;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        int pos = dst.position();
+        int room = dst.limit() - pos;
+        if (room == 0) {
+            return 0;
+        }
+        if (dst.isDirect()) {
+            int n = socket.recv(dst, pos, dst.limit());
+            if (n > 0) {
+                dst.position(pos + n);
+            }
+            return n;
+        }
+        ByteBuffer copy = net.copyBuffer();
+        int n = socket.recvAddress(net.copyAddress(), 0, Math.min(room, copy.capacity()));
+        if (n > 0) {
+            dst.put(copy.clear().limit(n));
+        }
+        return n;
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        int pos = src.position();
+        int len = src.limit() - pos;
+        if (len == 0) {
+            return 0;
+        }
+        int n;
+        if (src.isDirect()) {
+            n = socket.send(src, pos, src.limit());
+        } else {
+            ByteBuffer copy = net.copyBuffer().clear(); // absolute puts are bounded by the limit
+            int chunk = Math.min(len, copy.capacity());
+            copy.put(0, src, pos, chunk); // absolute: neither position moves
+            n = socket.sendAddress(net.copyAddress(), 0, chunk);
+        }
+        if (n > 0) {
+            src.position(pos + n);
+        }
+        return n;
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        boolean allDirect = true;
+        for (int i = offset; i < offset + length; i++) {
+            if (!srcs[i].isDirect()) {
+                allDirect = false;
+                break;
+            }
+        }
+        long n = allDirect ? socket.writev(srcs, offset, length, NO_WRITE_LIMIT) : gatherThroughCopy(srcs, offset, length);
+        advance(srcs, offset, length, n);
+        return n;
+    }
+
+    /**
+     * Copies the buffers, in order, into the loop's direct buffer until it is full, and sends that
+     * in one call: for heap buffers this is the one copy any native write needs, and one
+     * {@code send} of the sum instead of a {@code writev} of copies.
+     */
+    private long gatherThroughCopy(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        ByteBuffer copy = net.copyBuffer().clear(); // absolute puts are bounded by the limit
+        int filled = 0;
+        for (int i = offset; i < offset + length && filled < copy.capacity(); i++) {
+            ByteBuffer b = srcs[i];
+            int chunk = Math.min(b.remaining(), copy.capacity() - filled);
+            copy.put(filled, b, b.position(), chunk);
+            filled += chunk;
+        }
+        return filled == 0 ? 0 : socket.sendAddress(net.copyAddress(), 0, filled);
+    }
+
+    /** Moves the positions past the {@code n} bytes written, as a JDK gathering write does. */
+    private static void advance(ByteBuffer[] srcs, int offset, int length, long n) {
+        for (int i = offset; i < offset + length && n > 0; i++) {
+            ByteBuffer b = srcs[i];
+            int take = (int) Math.min(b.remaining(), n);
+            b.position(b.position() + take);
+            n -= take;
+        }
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        socket.shutdown(false, true);
+    }
+
+    @Override
+    public void abort() {
+        if (!isOpen()) {
+            return;
+        }
+        try {
+            socket.setSoLinger(0);
+        } catch (IOException e) {
+            // still close it; the peer sees a FIN instead of a reset
+        }
+        close();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        if (local == null && isOpen()) {
+            local = socket.localAddress();
+        }
+        return local;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        if (remote == null && isOpen()) {
+            remote = socket.remoteAddress();
+        }
+        return remote;
+    }
+
+    @Override
+    public <T> void setOption(SocketOption<T> option, T value) throws IOException {
+        EpollNetIo.apply(socket, option, value);
+    }
+
+    @Override
+    public String toString() {
+        return "EpollSocket[" + localAddress() + " -> " + remoteAddress() + "]";
+    }
+}
