@@ -66,7 +66,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
 
     public static CompareOptions quick() {
         return new CompareOptions(false, ALL_WORKLOADS, List.of(), List.of(), Duration.ofMillis(300),
-                Duration.ofMillis(300), 3, List.of(1, 100), List.of(10), List.of(10_000, 1_000_000), true,
+                Duration.ofMillis(300), 3, List.of(1, 100), List.of(10), List.of(10_000), true,
                 "/usr/bin/python3", Path.of("target", "compare"), true);
     }
 
