@@ -59,7 +59,7 @@ public final class Compare {
         long start = System.nanoTime();
         Results results = new Results();
         String invocation = System.getProperty("compare.invocation", "compare");
-        results.meta("command", (invocation + " " + String.join(" ", args)).trim());
+        results.meta("command", command(invocation, args));
         results.meta("preset", o.full() ? "full" : "quick");
         results.meta("started", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
         results.meta("machine", cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, "
@@ -173,6 +173,18 @@ public final class Compare {
         out.println("report: " + html.toAbsolutePath() + "  (raw: results.json, table.txt, table.md alongside)");
         out.printf(Locale.ROOT, "took %s%n", results.meta().get("duration"));
         return 0;
+    }
+
+    /** How this run was asked for: Maven's form passes the options in -Dcompare.args. */
+    static String command(String invocation, String[] args) {
+        String a = String.join(" ", args).trim();
+        if (a.isEmpty()) {
+            return invocation;
+        }
+        if (invocation.startsWith("mvn ")) {
+            return invocation + (a.contains(" ") ? " \"-Dcompare.args=" + a + "\"" : " -Dcompare.args=" + a);
+        }
+        return invocation + " " + a;
     }
 
     /** The chosen names, checked against the available ones; all available ones if none chosen. */

@@ -35,6 +35,7 @@ public final class HtmlReport {
                 .append("tr.ours td { background: #ebf4ff; }\n")
                 .append(".met { color: #276749; font-weight: bold; } .missed { color: #c53030; font-weight: bold; }\n")
                 .append(".partly { color: #b7791f; font-weight: bold; } .na { color: #718096; }\n")
+                .append("td.met, td.missed, td.partly, td.na { white-space: nowrap; }\n")
                 .append("svg text { font-size: 12px; font-family: sans-serif; }\n")
                 .append(".legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; }\n")
                 .append("</style>\n</head>\n<body>\n");

@@ -110,14 +110,22 @@ public final class Targets {
         List<String> parts = new ArrayList<>();
         int met = 0;
         int total = 0;
-        List<String> unmeasured = new ArrayList<>();
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        java.util.Map<String, List<String>> unmeasured = new java.util.LinkedHashMap<>();
         for (String w : res.workloads()) {
+            List<String> items = new ArrayList<>();
+            java.util.Set<String> refs = new java.util.LinkedHashSet<>();
+            List<String[]> pairs = new ArrayList<>();
             for (Row r : res.rowsOf(w)) {
                 if (r.side() != Row.Side.OURS || !workloads.test(r) || !ours.test(r)) {
                     continue;
                 }
                 if (!r.measured()) {
-                    unmeasured.add(r.contender() + " on " + w + ": " + r.note());
+                    List<String> who = unmeasured.computeIfAbsent(String.valueOf(r.note()), k -> new ArrayList<>());
+                    if (!who.contains(r.contender())) {
+                        who.add(r.contender());
+                    }
                     continue;
                 }
                 Optional<Row> ref = reference.apply(r, w);
@@ -129,15 +137,36 @@ public final class Targets {
                 if (ratio >= min) {
                     met++;
                 }
-                parts.add(w + ": " + r.contender() + " " + Format.ratio(ratio) + " " + ref.get().contender());
+                lo = Math.min(lo, ratio);
+                hi = Math.max(hi, ratio);
+                refs.add(ref.get().contender());
+                pairs.add(new String[] {shortName(r.contender()) + " " + Format.ratio(ratio), ref.get().contender()});
             }
+            if (pairs.isEmpty()) {
+                continue;
+            }
+            boolean oneRef = refs.size() == 1;
+            for (String[] p : pairs) {
+                items.add(oneRef ? p[0] : p[0] + " vs " + shortName(p[1]));
+            }
+            parts.add(w + ": " + String.join(", ", items) + (oneRef ? " vs " + refs.iterator().next() : ""));
         }
-        String detail = String.join("; ", parts);
-        if (!unmeasured.isEmpty()) {
-            detail += (detail.isEmpty() ? "" : "; ") + "not measured: " + String.join("; ", dedupe(unmeasured));
+        StringBuilder detail = new StringBuilder();
+        if (total > 0) {
+            detail.append(lo == hi ? Format.ratio(lo) : Format.ratio(lo) + " to " + Format.ratio(hi)).append(". ")
+                    .append(String.join("; ", parts));
         }
-        return new Outcome(target, detail.isEmpty() ? "no contender and reference measured in this run" : detail,
-                verdict(met, total));
+        for (java.util.Map.Entry<String, List<String>> e : unmeasured.entrySet()) {
+            detail.append(detail.length() == 0 ? "" : "; ").append("not measured: ")
+                    .append(String.join(", ", e.getValue())).append(": ").append(e.getKey());
+        }
+        return new Outcome(target, detail.length() == 0 ? "no contender and reference measured in this run"
+                : detail.toString(), verdict(met, total));
+    }
+
+    /** "loop select/heap" reads as "select/heap" where it is clearly ours. */
+    static String shortName(String contender) {
+        return contender.startsWith("loop ") ? contender.substring(5) : contender;
     }
 
     static Outcome absolute(Results res, String target, Predicate<Row> workloads, java.util.function.ToDoubleFunction<Row> value,

@@ -80,6 +80,15 @@ class CompareOptionsTest {
     }
 
     @Test
+    void theRecordedCommandIsOneThatCanBeRunAgain() {
+        String mvn = "mvn -B -q -DskipTests -Pcompare verify";
+        assertEquals(mvn, Compare.command(mvn, new String[0]));
+        assertEquals(mvn + " -Dcompare.args=--full", Compare.command(mvn, new String[] {"--full"}));
+        assertEquals(mvn + " \"-Dcompare.args=--full --out x\"", Compare.command(mvn, new String[] {"--full", "--out", "x"}));
+        assertEquals("loop-bench/run.sh compare --full", Compare.command("loop-bench/run.sh compare", new String[] {"--full"}));
+    }
+
+    @Test
     void help() {
         assertTrue(CompareOptions.wantsHelp("--full", "--help"));
         assertFalse(CompareOptions.wantsHelp("--full"));
