@@ -153,7 +153,8 @@ public final class Targets {
         }
         StringBuilder detail = new StringBuilder();
         if (total > 0) {
-            detail.append(lo == hi ? Format.ratio(lo) : Format.ratio(lo) + " to " + Format.ratio(hi)).append(". ")
+            String range = Format.ratio(lo).equals(Format.ratio(hi)) ? Format.ratio(lo) : Format.ratio(lo) + " to " + Format.ratio(hi);
+            detail.append(range).append(". ")
                     .append(String.join("; ", parts));
         }
         for (java.util.Map.Entry<String, List<String>> e : unmeasured.entrySet()) {
