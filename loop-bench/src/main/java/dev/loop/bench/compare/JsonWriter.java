@@ -54,7 +54,10 @@ public final class JsonWriter {
         return sb.toString();
     }
 
-    /** A JSON number; NaN and infinities, which JSON cannot hold, become null. */
+    /**
+     * A JSON number with every digit the double has (its shortest exact decimal form, never an
+     * exponent); NaN and infinities, which JSON cannot hold, become null.
+     */
     static String number(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "null";
@@ -62,7 +65,7 @@ public final class JsonWriter {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return Long.toString((long) v);
         }
-        return String.format(Locale.ROOT, "%.6g", v).replaceFirst("\\.?0+(e|$)", "$1");
+        return java.math.BigDecimal.valueOf(v).toPlainString();
     }
 
     static String string(String s) {

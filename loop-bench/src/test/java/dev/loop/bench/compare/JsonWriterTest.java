@@ -29,7 +29,12 @@ class JsonWriterTest {
         assertEquals("null", JsonWriter.number(Double.POSITIVE_INFINITY));
         assertEquals("42", JsonWriter.number(42));
         assertEquals("0.5", JsonWriter.number(0.5));
-        assertEquals("3.16667", JsonWriter.number(19.0 / 6));
+        assertEquals("143770", JsonWriter.number(143_770.0)); // trailing zeros of an integer stay
+        assertEquals("1436.5", JsonWriter.number(1436.5));
+        assertEquals("0.000012", JsonWriter.number(1.2e-5));
+        for (double v : new double[] {19.0 / 6, 1.6065e8 + 0.25, 3394.01, 2.5e-9}) {
+            assertEquals(v, Double.parseDouble(JsonWriter.number(v))); // every digit kept
+        }
         assertEquals("\"a\\\"b\\\\c\\nd\\u0001\"", JsonWriter.string("a\"b\\c\nd\u0001"));
     }
 
