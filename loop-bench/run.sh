@@ -2,6 +2,8 @@
 # Runs the loop benchmarks: finds a JDK >= 21, then `java -jar target/benchmarks.jar "$@"`.
 # Every argument goes to JMH, e.g.
 #   loop-bench/run.sh -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
+# or, with `compare` first, runs the backend comparison command with the remaining arguments:
+#   loop-bench/run.sh compare --full
 # Build the jar first: mvn -B -pl loop-bench -am package -DskipTests
 # Where to look for the JDK: $JAVA_HOME if it is 21 or newer, else the newest JDK >= 21 under
 # /usr/lib/jvm, ~/.jdks, ~/.sdkman/candidates/java; `java` on the PATH as a last resort.
@@ -57,4 +59,10 @@ if [ -z "$java_bin" ]; then
 fi
 
 echo "run.sh: using $java_bin" >&2
+if [ "${1:-}" = "compare" ]; then
+    shift
+    # -cp ignores the manifest's Add-Exports and Enable-Native-Access: pass them here.
+    exec "$java_bin" --enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.vm=ALL-UNNAMED \
+        "-Dcompare.invocation=loop-bench/run.sh compare" -cp "$jar" dev.loop.bench.compare.Compare "$@"
+fi
 exec "$java_bin" -jar "$jar" "$@"

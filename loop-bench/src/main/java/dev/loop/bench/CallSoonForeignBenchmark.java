@@ -37,11 +37,15 @@ public class CallSoonForeignBenchmark {
         @Param({"select", "epoll"})
         String backend;
 
+        /** The timer strategy: idle in this benchmark, a parameter so every combination can be run. */
+        @Param({"heap"})
+        String timers;
+
         OurLoop running;
 
         @Setup(Level.Trial)
         public void open() {
-            running = new OurLoop(LoopOptions.defaults().withBackend(backend));
+            running = new OurLoop(LoopOptions.defaults().withBackend(backend).withTimers(timers));
         }
 
         @TearDown(Level.Trial)

@@ -35,6 +35,10 @@ public class CallSoonInLoopBenchmark {
         @Param({"select", "epoll"})
         String backend;
 
+        /** The timer strategy: idle in this benchmark, a parameter so every combination can be run. */
+        @Param({"heap"})
+        String timers;
+
         OurLoop running;
         final NoOp noOp = new NoOp();
         final Signal done = new Signal();
@@ -42,7 +46,7 @@ public class CallSoonInLoopBenchmark {
 
         @Setup(Level.Trial)
         public void open() {
-            running = new OurLoop(LoopOptions.defaults().withBackend(backend));
+            running = new OurLoop(LoopOptions.defaults().withBackend(backend).withTimers(timers));
             Loop loop = running.loop;
             batch = () -> {
                 for (int i = 0; i < BATCH; i++) {

@@ -62,6 +62,10 @@ public class FutureBenchmark {
         @Param({"select", "epoll"})
         String backend;
 
+        /** The timer strategy: idle in this benchmark, a parameter so every combination can be run. */
+        @Param({"heap"})
+        String timers;
+
         OurLoop running;
         final Callbacks callbacks = new Callbacks();
         final Signal done = new Signal();
@@ -69,7 +73,7 @@ public class FutureBenchmark {
 
         @Setup(Level.Trial)
         public void open() {
-            running = new OurLoop(LoopOptions.defaults().withBackend(backend));
+            running = new OurLoop(LoopOptions.defaults().withBackend(backend).withTimers(timers));
             Loop loop = running.loop;
             Consumer<LoopFuture<Object>> callback = callbacks::accept;
             batch = () -> {

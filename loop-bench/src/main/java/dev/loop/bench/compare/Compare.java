@@ -1,0 +1,273 @@
+package dev.loop.bench.compare;
+
+import dev.loop.Loops;
+import dev.loop.ProviderInfo;
+import io.netty.channel.epoll.Epoll;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * "Which backend should I use, and how does it compare with Netty?": finds every backend and
+ * timer strategy on the class path, runs the same workloads on each combination and on the peers
+ * (Netty 4.2, the JDK, Python asyncio/uvloop when installed) in one run, prints a side-by-side
+ * table with ratios and the targets, and writes {@code report.html}, {@code results.json},
+ * {@code table.txt} and {@code table.md}. See {@link CompareOptions#USAGE}.
+ */
+public final class Compare {
+    private Compare() {
+    }
+
+    public static void main(String[] args) {
+        if (CompareOptions.wantsHelp(args)) {
+            System.out.print(CompareOptions.USAGE);
+            return;
+        }
+        CompareOptions options;
+        try {
+            options = CompareOptions.parse(args);
+        } catch (CompareOptions.UsageException e) {
+            System.err.println("compare: " + e.getMessage());
+            System.err.print(CompareOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        try {
+            System.exit(run(options, args, System.out));
+        } catch (IllegalArgumentException e) {
+            System.err.println("compare: " + e.getMessage());
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("compare: " + e);
+            System.exit(1);
+        }
+    }
+
+    static int run(CompareOptions o, String[] args, PrintStream out) throws IOException {
+        long start = System.nanoTime();
+        Results results = new Results();
+        String invocation = System.getProperty("compare.invocation", "compare");
+        results.meta("command", command(invocation, args));
+        results.meta("preset", o.full() ? "full" : "quick");
+        results.meta("started", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+        results.meta("machine", cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, "
+                + memory());
+        results.meta("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        results.meta("jdk", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version")
+                + " (" + Processes.java() + ")");
+        results.meta("versions", "JMH " + jmhVersion() + ", Netty " + nettyVersion());
+        results.meta("load before (1/5/15 min)", loadAverage());
+
+        // --- discovery -------------------------------------------------------------------------
+        List<String> backends = new ArrayList<>();
+        List<String> timers = new ArrayList<>();
+        List<String> found = new ArrayList<>();
+        for (ProviderInfo p : Loops.providers()) {
+            found.add(p.describe());
+            if (!p.available()) {
+                continue;
+            }
+            (p.kind().equals(ProviderInfo.BACKEND) ? backends : timers).add(p.name());
+        }
+        results.meta("providers found", String.join("; ", found));
+        backends = choose("backend", o.backends(), backends);
+        timers = choose("timer strategy", o.timers(), timers);
+        List<String> defaultTimers = !o.timers().isEmpty() || o.full() ? timers
+                : List.of(timers.contains("heap") ? "heap" : timers.get(0));
+        List<String> transports = new ArrayList<>(List.of("nio"));
+        String epollWhy = Epoll.isAvailable() ? null : "n/a (Netty epoll unavailable: " + Epoll.unavailabilityCause() + ")";
+        if (epollWhy == null) {
+            transports.add("epoll");
+        }
+        boolean pin = o.pin() && Processes.canPin();
+        results.meta("pinning", pin ? "echo server on CPU 0, load generator on CPU 1 (taskset)"
+                : "none (" + (o.pin() ? "taskset or a second CPU missing" : "--no-pin") + ")");
+        results.meta("runs", String.format(Locale.ROOT,
+                "each contender and workload: 1 fork/process, %d ms warm-up, %d x %d ms measured", o.warmup().toMillis(),
+                o.iterations(), o.iteration().toMillis()));
+        results.meta("python", o.peers() ? PythonPeers.describe(o.python()) : "not run (--no-peers)");
+
+        // --- the plan --------------------------------------------------------------------------
+        MicroRunner.Plan plan = new MicroRunner.Plan(backends, timers, defaultTimers, transports, o.pending(), o.full(),
+                o.peers());
+        List<MicroRunner.Case> cases = MicroRunner.cases(o, plan);
+        List<EchoRunner.Workload> echo = EchoRunner.workloads(o);
+        List<EchoRunner.Impl> impls = new ArrayList<>();
+        if (!echo.isEmpty()) {
+            for (String b : backends) {
+                for (String t : defaultTimers) {
+                    impls.add(new EchoRunner.Impl("loop-" + b, t, "loop " + b + "/" + t, Row.Side.OURS, null));
+                }
+            }
+            if (o.peers()) {
+                impls.add(new EchoRunner.Impl("netty-nio", null, "netty nio", Row.Side.PEER, null));
+                impls.add(new EchoRunner.Impl("netty-epoll", null, "netty epoll", Row.Side.PEER, epollWhy));
+                impls.add(new EchoRunner.Impl("jdk-vthreads", null, "jdk virtual threads", Row.Side.PEER, null));
+                for (String loop : PythonPeers.LOOPS) {
+                    impls.add(new EchoRunner.Impl("python-" + loop, null, "python " + loop, Row.Side.PEER,
+                            PythonPeers.unavailable(o.python(), loop)));
+                }
+            }
+        }
+        boolean pythonQueue = o.peers() && o.runs("queue");
+        int total = cases.stream().mapToInt(MicroRunner.Case::combinations).sum() + (pythonQueue ? 2 : 0)
+                + (int) impls.stream().filter(i -> i.skip() == null).count() * echo.size();
+        Progress progress = new Progress(out, total);
+        out.println("compare: " + results.meta().get("preset") + " preset; backends " + backends + ", timers "
+                + timers + (defaultTimers.equals(timers) ? "" : " (" + defaultTimers + " outside the timer workloads)")
+                + ", Netty transports " + transports + "; " + total + " measurements");
+        Files.createDirectories(o.out());
+        Path scripts = Processes.extractPython(o.out().resolve("python"));
+
+        // --- micro benchmarks (JMH) --------------------------------------------------------------
+        if (!cases.isEmpty()) {
+            String lock = jmhLock();
+            if (lock != null) {
+                results.meta("note", lock);
+                progress.note("compare: " + lock);
+            }
+            System.setProperty("jmh.ignoreLock", "true");
+            new MicroRunner(o, progress).run(cases, results);
+        }
+        if (pythonQueue) {
+            for (String loop : PythonPeers.LOOPS) {
+                results.add(PythonPeers.queue(o, scripts, loop, progress));
+            }
+        }
+        // --- echo (processes) --------------------------------------------------------------------
+        if (!echo.isEmpty()) {
+            new EchoRunner(o, progress, o.out().resolve("logs"), scripts).run(impls, echo, results);
+        }
+
+        results.meta("load after (1/5/15 min)", loadAverage());
+        results.meta("duration", String.format(Locale.ROOT, "%.0f s", (System.nanoTime() - start) / 1e9));
+        List<Targets.Outcome> targets = Targets.evaluate(results);
+
+        String table = TableFormatter.text(results);
+        String targetText = Targets.text(targets);
+        out.println();
+        out.print(table);
+        out.println();
+        out.println("Targets:");
+        out.print(targetText);
+        Files.writeString(o.out().resolve("table.txt"), table + "\nTargets:\n" + targetText, StandardCharsets.UTF_8);
+        Files.writeString(o.out().resolve("table.md"), TableFormatter.markdown(results) + "\n"
+                + Targets.markdown(targets), StandardCharsets.UTF_8);
+        Files.writeString(o.out().resolve("results.json"), JsonWriter.write(results, targets), StandardCharsets.UTF_8);
+        Path html = o.out().resolve("report.html");
+        Files.writeString(html, HtmlReport.render(results, targets), StandardCharsets.UTF_8);
+        out.println();
+        out.println("report: " + html.toAbsolutePath() + "  (raw: results.json, table.txt, table.md alongside)");
+        out.printf(Locale.ROOT, "took %s%n", results.meta().get("duration"));
+        return 0;
+    }
+
+    /** How this run was asked for: Maven's form passes the options in -Dcompare.args. */
+    static String command(String invocation, String[] args) {
+        String a = String.join(" ", args).trim();
+        if (a.isEmpty()) {
+            return invocation;
+        }
+        if (invocation.startsWith("mvn ")) {
+            return invocation + (a.contains(" ") ? " \"-Dcompare.args=" + a + "\"" : " -Dcompare.args=" + a);
+        }
+        return invocation + " " + a;
+    }
+
+    /** The chosen names, checked against the available ones; all available ones if none chosen. */
+    static List<String> choose(String what, List<String> chosen, List<String> available) {
+        if (available.isEmpty()) {
+            throw new IllegalArgumentException("no " + what + " is available on the class path");
+        }
+        if (chosen.isEmpty()) {
+            return available;
+        }
+        for (String c : chosen) {
+            if (!available.contains(c)) {
+                throw new IllegalArgumentException(what + " '" + c + "' is not available here; available: " + available);
+            }
+        }
+        return chosen;
+    }
+
+    /** Null if no other JMH run holds JMH's lock file, else a sentence saying one does. */
+    static String jmhLock() {
+        Path lock = Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock");
+        try (RandomAccessFile f = new RandomAccessFile(lock.toFile(), "rw"); FileChannel ch = f.getChannel()) {
+            FileLock l = ch.tryLock();
+            if (l != null) {
+                l.release();
+                return null;
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return "another JMH run on this machine held " + lock + " when this run started: figures may be disturbed";
+    }
+
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    static String cpuModel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return System.getProperty("os.arch");
+    }
+
+    static String memory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                    return String.format(Locale.ROOT, "%.0f GiB", kb / 1024.0 / 1024.0);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return "memory unknown";
+    }
+
+    static String jmhVersion() {
+        try (InputStream in = org.openjdk.jmh.runner.Runner.class.getResourceAsStream("/jmh.properties")) {
+            Properties p = new Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("jmh.version", "?");
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    static String nettyVersion() {
+        var v = io.netty.util.Version.identify().get("netty-transport");
+        return v == null ? "?" : v.artifactVersion();
+    }
+}

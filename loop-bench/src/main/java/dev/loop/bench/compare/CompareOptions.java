@@ -1,0 +1,234 @@
+package dev.loop.bench.compare;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The comparison command's options. Two presets: quick (the default, a few minutes at most on two
+ * cores) and {@code --full} (more iterations, every size, every combination); every other option
+ * narrows or stretches the preset.
+ *
+ * @param full         the full preset
+ * @param workloads    the workload families to run, from {@link #ALL_WORKLOADS}
+ * @param backends     our backends to run; empty = every available one found
+ * @param timers       our timer strategies; empty = the preset's choice (quick: every one for the
+ *                     timer workloads, heap elsewhere; full: every one everywhere)
+ * @param warmup       warm-up time per contender and workload
+ * @param iteration    length of one measured iteration
+ * @param iterations   measured iterations per contender and workload
+ * @param connections  connection counts for the ping-pong echo workload
+ * @param streamConnections connection counts for the streaming echo workload
+ * @param pending      timer counts for the timer workloads
+ * @param peers        run the peers (Netty, the JDK, Python); off only to look at ours quickly
+ * @param python       the Python interpreter used for the asyncio and uvloop peers
+ * @param out          where the report, the JSON and the table go
+ * @param pin          pin the echo server and the load generator to different CPUs with taskset
+ */
+public record CompareOptions(boolean full, List<String> workloads, List<String> backends, List<String> timers,
+                             Duration warmup, Duration iteration, int iterations, List<Integer> connections,
+                             List<Integer> streamConnections, List<Integer> pending, boolean peers, String python,
+                             Path out, boolean pin) {
+
+    /** Every workload family, in the order they run. */
+    public static final List<String> ALL_WORKLOADS = List.of("callsoon", "callsoon-foreign", "timers", "future",
+            "task-switch", "spawn", "queue", "echo", "stream");
+
+    public static final String USAGE = """
+            usage: compare [--full] [options]
+              Runs the same workloads on every backend x timer strategy found on the class path and on
+              the peers (Netty 4.2, the JDK, Python asyncio/uvloop when installed), then prints a table
+              and writes report.html, results.json and table.txt.
+            presets:
+              (none)              quick: about 2-3 minutes on two cores
+              --full              real numbers: more iterations, every size and combination
+            options (each overrides the preset):
+              --workloads LIST    comma-separated, from: %s
+              --backends LIST     our backends, e.g. select,epoll (default: every available one)
+              --timers LIST       our timer strategies, e.g. heap,wheel (default: every one found)
+              --duration D        length of one measured iteration, e.g. 500ms, 2s
+              --warmup D          warm-up per contender and workload
+              --iterations N      measured iterations
+              --connections LIST  ping-pong echo connection counts, e.g. 1,10,100
+              --stream-connections LIST  streaming echo connection counts
+              --pending LIST      timer counts for the timer workloads, e.g. 10000,1000000
+              --no-peers          ours only
+              --no-pin            do not pin server and load generator to separate CPUs
+              --python PATH       interpreter for the asyncio/uvloop peers (default /usr/bin/python3)
+              --out DIR           output directory (default target/compare)
+              --help              this text
+            """.formatted(String.join(",", ALL_WORKLOADS));
+
+    public static CompareOptions quick() {
+        return new CompareOptions(false, ALL_WORKLOADS, List.of(), List.of(), Duration.ofMillis(300),
+                Duration.ofMillis(300), 3, List.of(1, 100), List.of(10), List.of(10_000), true,
+                "/usr/bin/python3", Path.of("target", "compare"), true);
+    }
+
+    public static CompareOptions fullPreset() {
+        return new CompareOptions(true, ALL_WORKLOADS, List.of(), List.of(), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), 5, List.of(1, 10, 100), List.of(1, 10, 100), List.of(10_000, 1_000_000), true,
+                "/usr/bin/python3", Path.of("target", "compare"), true);
+    }
+
+    /** Thrown for a bad command line; the message says what is wrong. */
+    public static final class UsageException extends IllegalArgumentException {
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** Whether {@code --help} was asked for. */
+    public static boolean wantsHelp(String... args) {
+        return Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h");
+    }
+
+    /**
+     * Parses the command line: the preset first ({@code --full} anywhere), then each option over it.
+     *
+     * @throws UsageException naming the bad option or value
+     */
+    public static CompareOptions parse(String... args) {
+        boolean full = Arrays.asList(args).contains("--full") || Arrays.asList(args).contains("--preset=full");
+        CompareOptions o = full ? fullPreset() : quick();
+        List<String> workloads = o.workloads;
+        List<String> backends = o.backends;
+        List<String> timers = o.timers;
+        Duration warmup = o.warmup;
+        Duration iteration = o.iteration;
+        int iterations = o.iterations;
+        List<Integer> connections = o.connections;
+        List<Integer> streamConnections = o.streamConnections;
+        List<Integer> pending = o.pending;
+        boolean peers = o.peers;
+        String python = o.python;
+        Path out = o.out;
+        boolean pin = o.pin;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String value = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                value = a.substring(eq + 1);
+                a = a.substring(0, eq);
+            }
+            switch (a) {
+                case "--full", "--quick", "--preset" -> { }
+                case "--no-peers" -> peers = false;
+                case "--no-pin" -> pin = false;
+                case "--workloads" -> {
+                    workloads = names(a, value != null ? value : next(args, ++i, a));
+                    for (String w : workloads) {
+                        if (!ALL_WORKLOADS.contains(w)) {
+                            throw new UsageException("unknown workload '" + w + "' (known: "
+                                    + String.join(", ", ALL_WORKLOADS) + ")");
+                        }
+                    }
+                    // keep the canonical order, whatever order they were given in
+                    List<String> chosen = workloads;
+                    workloads = ALL_WORKLOADS.stream().filter(chosen::contains).toList();
+                }
+                case "--backends" -> backends = names(a, value != null ? value : next(args, ++i, a));
+                case "--timers" -> timers = names(a, value != null ? value : next(args, ++i, a));
+                case "--duration" -> iteration = duration(a, value != null ? value : next(args, ++i, a));
+                case "--warmup" -> warmup = duration(a, value != null ? value : next(args, ++i, a));
+                case "--iterations" -> iterations = positive(a, value != null ? value : next(args, ++i, a));
+                case "--connections" -> connections = counts(a, value != null ? value : next(args, ++i, a));
+                case "--stream-connections" -> streamConnections = counts(a, value != null ? value : next(args, ++i, a));
+                case "--pending" -> pending = counts(a, value != null ? value : next(args, ++i, a));
+                case "--python" -> python = value != null ? value : next(args, ++i, a);
+                case "--out" -> out = Path.of(value != null ? value : next(args, ++i, a));
+                default -> throw new UsageException("unknown option '" + args[i] + "'");
+            }
+        }
+        if (iteration.isZero() || iteration.isNegative()) {
+            throw new UsageException("--duration must be positive");
+        }
+        return new CompareOptions(full, workloads, backends, timers, warmup, iteration, iterations, connections,
+                streamConnections, pending, peers, python, out, pin);
+    }
+
+    private static String next(String[] args, int i, String option) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new UsageException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static List<String> names(String option, String value) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String s : value.split(",")) {
+            String t = s.trim().toLowerCase(Locale.ROOT);
+            if (!t.isEmpty()) {
+                out.add(t);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new UsageException(option + " needs at least one name");
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<Integer> counts(String option, String value) {
+        List<Integer> out = new ArrayList<>();
+        for (String s : value.split(",")) {
+            String t = s.trim().toLowerCase(Locale.ROOT).replace("_", "");
+            if (t.isEmpty()) {
+                continue;
+            }
+            int mul = 1;
+            if (t.endsWith("k")) {
+                mul = 1_000;
+                t = t.substring(0, t.length() - 1);
+            } else if (t.endsWith("m")) {
+                mul = 1_000_000;
+                t = t.substring(0, t.length() - 1);
+            }
+            out.add(Math.multiplyExact(positive(option, t), mul));
+        }
+        if (out.isEmpty()) {
+            throw new UsageException(option + " needs at least one count");
+        }
+        return List.copyOf(out);
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n < 1) {
+                throw new UsageException(option + " must be at least 1, got " + value);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " expects a number, got '" + value + "'");
+        }
+    }
+
+    /** 500ms, 2s, 1.5s, 1m; a bare number is seconds. */
+    static Duration duration(String option, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (v.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+            }
+            if (v.endsWith("s")) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+            }
+            if (v.endsWith("m")) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 60_000));
+            }
+            return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " expects a duration such as 500ms or 2s, got '" + value + "'");
+        }
+    }
+
+    public boolean runs(String workload) {
+        return workloads.contains(workload);
+    }
+}

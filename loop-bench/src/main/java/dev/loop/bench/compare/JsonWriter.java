@@ -1,0 +1,92 @@
+package dev.loop.bench.compare;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The raw results as JSON: the run's facts, every row with every sample, and the targets. */
+public final class JsonWriter {
+    private JsonWriter() {
+    }
+
+    public static String write(Results results, List<Targets.Outcome> targets) {
+        StringBuilder sb = new StringBuilder("{\n  \"meta\": {");
+        boolean first = true;
+        for (Map.Entry<String, String> e : results.meta().entrySet()) {
+            sb.append(first ? "\n" : ",\n").append("    ").append(string(e.getKey())).append(": ")
+                    .append(string(e.getValue()));
+            first = false;
+        }
+        sb.append("\n  },\n  \"rows\": [");
+        first = true;
+        for (Row r : results.rows()) {
+            sb.append(first ? "\n" : ",\n").append("    {");
+            sb.append("\"group\": ").append(string(r.group()));
+            sb.append(", \"workload\": ").append(string(r.workload()));
+            sb.append(", \"contender\": ").append(string(r.contender()));
+            sb.append(", \"side\": ").append(string(r.side().label()));
+            sb.append(", \"unit\": ").append(string(r.unit()));
+            sb.append(", \"samples\": [");
+            for (int i = 0; i < r.samples().size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(number(r.samples().get(i)));
+            }
+            sb.append("], \"median\": ").append(number(r.median()));
+            sb.append(", \"min\": ").append(number(r.min()));
+            sb.append(", \"max\": ").append(number(r.max()));
+            sb.append(", \"ratioToBestPeer\": ").append(number(results.ratioToBestPeer(r)));
+            sb.append(", \"p50Micros\": ").append(number(r.p50Micros()));
+            sb.append(", \"p99Micros\": ").append(number(r.p99Micros()));
+            sb.append(", \"serverCpuCores\": ").append(number(r.serverCpu()));
+            sb.append(", \"clientCpuCores\": ").append(number(r.clientCpu()));
+            sb.append(", \"note\": ").append(r.note() == null ? "null" : string(r.note()));
+            sb.append('}');
+            first = false;
+        }
+        sb.append("\n  ],\n  \"targets\": [");
+        first = true;
+        for (Targets.Outcome t : targets) {
+            sb.append(first ? "\n" : ",\n").append("    {\"target\": ").append(string(t.target()))
+                    .append(", \"verdict\": ").append(string(t.verdict().label()))
+                    .append(", \"detail\": ").append(string(t.detail())).append('}');
+            first = false;
+        }
+        sb.append("\n  ]\n}\n");
+        return sb.toString();
+    }
+
+    /**
+     * A JSON number with every digit the double has (its shortest exact decimal form, never an
+     * exponent); NaN and infinities, which JSON cannot hold, become null.
+     */
+    static String number(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return "null";
+        }
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return java.math.BigDecimal.valueOf(v).toPlainString();
+    }
+
+    static String string(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.loop.bench.compare;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Everything one comparison run produced: facts about the run (machine, JDK, command, load) and
+ * the rows, in the order measured. Thread-safe enough for one writer; read it when the run is over.
+ */
+public final class Results {
+    private final Map<String, String> meta = new LinkedHashMap<>();
+    private final List<Row> rows = new ArrayList<>();
+
+    public synchronized void meta(String key, String value) {
+        meta.put(key, value);
+    }
+
+    public synchronized void add(Row row) {
+        rows.add(row);
+    }
+
+    public synchronized Map<String, String> meta() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(meta));
+    }
+
+    public synchronized List<Row> rows() {
+        return List.copyOf(rows);
+    }
+
+    /** The workloads, in the order they were first measured. */
+    public List<String> workloads() {
+        Set<String> w = new LinkedHashSet<>();
+        rows().forEach(r -> w.add(r.workload()));
+        return List.copyOf(w);
+    }
+
+    /** One workload's rows: ours first, then the peers, each in the order measured. */
+    public List<Row> rowsOf(String workload) {
+        List<Row> out = new ArrayList<>();
+        for (Row.Side side : Row.Side.values()) {
+            for (Row r : rows()) {
+                if (r.workload().equals(workload) && r.side() == side) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The peer with the highest median on {@code workload} among those {@code filter} accepts. */
+    public Optional<Row> bestPeer(String workload, Predicate<Row> filter) {
+        Row best = null;
+        for (Row r : rowsOf(workload)) {
+            if (r.side() == Row.Side.PEER && r.measured() && filter.test(r)
+                    && (best == null || r.median() > best.median())) {
+                best = r;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    public Optional<Row> bestPeer(String workload) {
+        return bestPeer(workload, r -> true);
+    }
+
+    /** {@code row}'s median over the best peer's on the same workload; NaN if either is missing. */
+    public double ratioToBestPeer(Row row) {
+        if (!row.measured()) {
+            return Double.NaN;
+        }
+        return bestPeer(row.workload()).map(p -> row.median() / p.median()).orElse(Double.NaN);
+    }
+}

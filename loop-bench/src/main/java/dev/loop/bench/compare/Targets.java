@@ -1,0 +1,249 @@
+package dev.loop.bench.compare;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
+
+/**
+ * The performance targets other issues set, checked against one run. A target missed is shown as
+ * missed, with the figures; a target whose contenders did not run here is "not measured".
+ */
+public final class Targets {
+    /** Python's asyncio.Queue(maxsize=128), 1 producer / 1 consumer, from the anchor measurements. */
+    static final double ANCHOR_ASYNCIO_QUEUE_128 = 839_247;
+
+    public enum Verdict {
+        MET("met"), PARTLY("partly met"), MISSED("missed"), NOT_MEASURED("not measured");
+
+        final String label;
+
+        Verdict(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /** One target: what it asks, the figures behind the verdict, the verdict. */
+    public record Outcome(String target, String detail, Verdict verdict) {
+    }
+
+    private Targets() {
+    }
+
+    static Predicate<Row> contender(String prefix) {
+        return r -> r.contender().startsWith(prefix);
+    }
+
+    static Predicate<Row> workload(String prefix) {
+        return r -> r.workload().startsWith(prefix);
+    }
+
+    public static List<Outcome> evaluate(Results res) {
+        List<Outcome> out = new ArrayList<>();
+        out.add(ratio(res, "callSoon in-loop >= 1.5x Netty execute()", workload("callSoon in-loop"),
+                contender("loop "), bestPeerOf(res, contender("netty ")), 1.5));
+        out.add(ratio(res, "callSoon foreign >= Netty execute()", workload("callSoon foreign"),
+                contender("loop "), bestPeerOf(res, contender("netty ")), 1.0));
+        out.add(ratio(res, "timers >= Netty scheduled tasks", workload("timers"),
+                contender("loop "), bestPeerOf(res, r -> r.contender().startsWith("netty ")
+                        && r.contender().endsWith(" schedule")), 1.0));
+        out.add(ratio(res, "future >= 2x CompletableFuture", workload("future"),
+                contender("loop "), bestPeerOf(res, contender("jdk CompletableFuture")), 2.0));
+        out.add(absolute(res, "task switch <= 300 ns", workload("task switch"), r -> 1e9 / r.median(), 300, false,
+                "%.0f ns"));
+        out.add(ratio(res, "task switch >= 1.5x CompletableFuture thenCompose chain", workload("task switch"),
+                contender("loop "), bestPeerOf(res, contender("jdk CompletableFuture")), 1.5));
+        out.add(absolute(res, "task spawn >= 2M tasks/s", workload("task spawn"), Row::median, 2e6, true, "%s"));
+        out.add(queue(res));
+        Predicate<Row> echo = workload("echo");
+        Predicate<Row> pingPong = workload("echo ping-pong");
+        out.add(ratio(res, "echo: select >= Netty NIO", echo, contender("loop select/"),
+                bestPeerOf(res, r -> r.contender().equals("netty nio")), 1.0));
+        out.add(ratio(res, "echo ping-pong: select >= 3x uvloop", pingPong, contender("loop select/"),
+                bestPeerOf(res, r -> r.contender().equals("python uvloop")), 3.0));
+        out.add(ratio(res, "echo: epoll >= Netty epoll", echo, contender("loop epoll/"),
+                bestPeerOf(res, r -> r.contender().equals("netty epoll")), 1.0));
+        out.add(ratio(res, "echo: epoll >= 1.2x select", echo, contender("loop epoll/"),
+                sameTimersOn(res, "select"), 1.2));
+        out.add(ratio(res, "timers: wheel >= 3x heap on schedule+cancel at 1M", workload("timers schedule+cancel, 1M"),
+                r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"), heapTwin(res), 3.0));
+        out.add(ratio(res, "timers: wheel >= Netty HashedWheelTimer", workload("timers"),
+                r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"),
+                bestPeerOf(res, contender("netty HashedWheelTimer")), 1.0));
+        return out;
+    }
+
+    /** The best matching peer on the ours row's workload. */
+    static BiFunction<Row, String, Optional<Row>> bestPeerOf(Results res, Predicate<Row> peer) {
+        return (ours, w) -> res.bestPeer(w, peer);
+    }
+
+    /** The same timers on another backend: "loop epoll/heap" is compared with "loop select/heap". */
+    static BiFunction<Row, String, Optional<Row>> sameTimersOn(Results res, String backend) {
+        return (ours, w) -> {
+            String timers = ours.contender().substring(ours.contender().indexOf('/') + 1);
+            return find(res, w, "loop " + backend + "/" + timers);
+        };
+    }
+
+    /** The same backend with heap timers: "loop select/wheel" is compared with "loop select/heap". */
+    static BiFunction<Row, String, Optional<Row>> heapTwin(Results res) {
+        return (ours, w) -> find(res, w, ours.contender().substring(0, ours.contender().indexOf('/')) + "/heap");
+    }
+
+    private static Optional<Row> find(Results res, String workload, String contender) {
+        return res.rowsOf(workload).stream().filter(r -> r.contender().equals(contender) && r.measured()).findFirst();
+    }
+
+    /**
+     * For every workload {@code workloads} accepts and every measured row of ours {@code ours}
+     * accepts: its median over the reference's. Met when every pair meets {@code min}.
+     */
+    static Outcome ratio(Results res, String target, Predicate<Row> workloads, Predicate<Row> ours,
+                         BiFunction<Row, String, Optional<Row>> reference, double min) {
+        List<String> parts = new ArrayList<>();
+        int met = 0;
+        int total = 0;
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        java.util.Map<String, List<String>> unmeasured = new java.util.LinkedHashMap<>();
+        for (String w : res.workloads()) {
+            List<String> items = new ArrayList<>();
+            java.util.Set<String> refs = new java.util.LinkedHashSet<>();
+            List<String[]> pairs = new ArrayList<>();
+            for (Row r : res.rowsOf(w)) {
+                if (r.side() != Row.Side.OURS || !workloads.test(r) || !ours.test(r)) {
+                    continue;
+                }
+                if (!r.measured()) {
+                    List<String> who = unmeasured.computeIfAbsent(String.valueOf(r.note()), k -> new ArrayList<>());
+                    if (!who.contains(r.contender())) {
+                        who.add(r.contender());
+                    }
+                    continue;
+                }
+                Optional<Row> ref = reference.apply(r, w);
+                if (ref.isEmpty()) {
+                    continue;
+                }
+                double ratio = r.median() / ref.get().median();
+                total++;
+                if (ratio >= min) {
+                    met++;
+                }
+                lo = Math.min(lo, ratio);
+                hi = Math.max(hi, ratio);
+                refs.add(ref.get().contender());
+                pairs.add(new String[] {shortName(r.contender()) + " " + Format.ratio(ratio), ref.get().contender()});
+            }
+            if (pairs.isEmpty()) {
+                continue;
+            }
+            boolean oneRef = refs.size() == 1;
+            for (String[] p : pairs) {
+                items.add(oneRef ? p[0] : p[0] + " vs " + shortName(p[1]));
+            }
+            parts.add(w + ": " + String.join(", ", items) + (oneRef ? " vs " + refs.iterator().next() : ""));
+        }
+        StringBuilder detail = new StringBuilder();
+        if (total > 0) {
+            String range = Format.ratio(lo).equals(Format.ratio(hi)) ? Format.ratio(lo) : Format.ratio(lo) + " to " + Format.ratio(hi);
+            detail.append(range).append(". ")
+                    .append(String.join("; ", parts));
+        }
+        for (java.util.Map.Entry<String, List<String>> e : unmeasured.entrySet()) {
+            detail.append(detail.length() == 0 ? "" : "; ").append("not measured: ")
+                    .append(String.join(", ", e.getValue())).append(": ").append(e.getKey());
+        }
+        return new Outcome(target, detail.length() == 0 ? "no contender and reference measured in this run"
+                : detail.toString(), verdict(met, total));
+    }
+
+    /** "loop select/heap" reads as "select/heap" where it is clearly ours. */
+    static String shortName(String contender) {
+        return contender.startsWith("loop ") ? contender.substring(5) : contender;
+    }
+
+    static Outcome absolute(Results res, String target, Predicate<Row> workloads, java.util.function.ToDoubleFunction<Row> value,
+                            double bound, boolean atLeast, String format) {
+        List<String> parts = new ArrayList<>();
+        int met = 0;
+        int total = 0;
+        for (Row r : res.rows()) {
+            if (r.side() != Row.Side.OURS || !workloads.test(r) || !r.measured()) {
+                continue;
+            }
+            double v = value.applyAsDouble(r);
+            total++;
+            if (atLeast ? v >= bound : v <= bound) {
+                met++;
+            }
+            String shown = format.equals("%s") ? Format.si(v) + "/s" : String.format(Locale.ROOT, format, v);
+            parts.add(r.contender() + " " + shown);
+        }
+        return new Outcome(target, parts.isEmpty() ? "no contender measured in this run" : String.join("; ", parts),
+                verdict(met, total));
+    }
+
+    /** Queue: against Python's asyncio.Queue measured in this run, else the anchor figure. */
+    static Outcome queue(Results res) {
+        String target = "queue >= 10x Python asyncio.Queue";
+        List<String> parts = new ArrayList<>();
+        int met = 0;
+        int total = 0;
+        for (Row r : res.rows()) {
+            if (r.side() != Row.Side.OURS || !r.workload().startsWith("queue") || !r.measured()) {
+                continue;
+            }
+            Optional<Row> live = res.bestPeer(r.workload(), x -> x.contender().equals("python asyncio"));
+            double ref = live.map(Row::median).orElse(ANCHOR_ASYNCIO_QUEUE_128);
+            double ratio = r.median() / ref;
+            total++;
+            if (ratio >= 10) {
+                met++;
+            }
+            parts.add(r.contender() + " " + Format.ratio(ratio) + " python asyncio"
+                    + (live.isPresent() ? "" : " (anchor figure " + Format.si(ref) + "/s, not measured here)"));
+        }
+        return new Outcome(target, parts.isEmpty() ? "no contender measured in this run" : String.join("; ", parts),
+                verdict(met, total));
+    }
+
+    private static Verdict verdict(int met, int total) {
+        if (total == 0) {
+            return Verdict.NOT_MEASURED;
+        }
+        return met == total ? Verdict.MET : met == 0 ? Verdict.MISSED : Verdict.PARTLY;
+    }
+
+    private static List<String> dedupe(List<String> l) {
+        return l.stream().distinct().toList();
+    }
+
+    /** The outcomes as aligned text. */
+    public static String text(List<Outcome> outcomes) {
+        int w = outcomes.stream().mapToInt(o -> o.target().length()).max().orElse(10);
+        int v = outcomes.stream().mapToInt(o -> o.verdict().label().length()).max().orElse(5);
+        StringBuilder sb = new StringBuilder();
+        for (Outcome o : outcomes) {
+            sb.append(String.format(Locale.ROOT, "%-" + w + "s  %-" + v + "s  %s%n", o.target(), o.verdict().label(),
+                    o.detail()));
+        }
+        return sb.toString();
+    }
+
+    public static String markdown(List<Outcome> outcomes) {
+        StringBuilder sb = new StringBuilder("| target | verdict | figures (median ratios) |\n|---|---|---|\n");
+        for (Outcome o : outcomes) {
+            sb.append("| ").append(o.target()).append(" | ").append(o.verdict().label()).append(" | ")
+                    .append(o.detail().replace("|", "\\|")).append(" |\n");
+        }
+        return sb.toString();
+    }
+}
