@@ -64,34 +64,27 @@ public class TaskBenchmark {
             running.close();
         }
 
-        /** {@code tasks} tasks, each switching {@code SWITCHES / tasks} times, then the signal. */
-        void yieldBatch() {
-            Loop loop = running.loop;
-            int each = SWITCHES / tasks;
-            int[] left = {tasks};
-            for (int t = 0; t < tasks; t++) {
-                loop.spawn(() -> {
-                    for (int i = 0; i < each; i++) {
-                        Async.yieldNow();
-                    }
-                    if (--left[0] == 0) {
-                        done.run();
-                    }
-                    return null;
-                });
-            }
+        /** One way for a task to give up the loop and come back. */
+        interface Switch {
+            void once(Loop loop);
         }
 
-        void awaitBatch() {
+        static final Switch YIELD = loop -> Async.yieldNow();
+        static final Switch AWAIT_CALLBACK = loop -> {
+            Promise<Integer> p = loop.newPromise();
+            loop.callSoon(() -> p.complete(1));
+            Async.await(p);
+        };
+
+        /** {@code tasks} tasks, each switching {@code SWITCHES / tasks} times, then the signal. */
+        void switchBatch(Switch how) {
             Loop loop = running.loop;
             int each = SWITCHES / tasks;
             int[] left = {tasks};
             for (int t = 0; t < tasks; t++) {
                 loop.spawn(() -> {
                     for (int i = 0; i < each; i++) {
-                        Promise<Integer> p = loop.newPromise();
-                        loop.callSoon(() -> p.complete(1));
-                        Async.await(p);
+                        how.once(loop);
                     }
                     if (--left[0] == 0) {
                         done.run();
@@ -159,14 +152,14 @@ public class TaskBenchmark {
     @Benchmark
     @OperationsPerInvocation(SWITCHES)
     public void yieldSwitch(Ours s) {
-        s.running.loop.execute(s::yieldBatch);
+        s.running.loop.execute(() -> s.switchBatch(Ours.YIELD));
         s.done.await();
     }
 
     @Benchmark
     @OperationsPerInvocation(SWITCHES)
     public void awaitCallbackSwitch(Ours s) {
-        s.running.loop.execute(s::awaitBatch);
+        s.running.loop.execute(() -> s.switchBatch(Ours.AWAIT_CALLBACK));
         s.done.await();
     }
 
