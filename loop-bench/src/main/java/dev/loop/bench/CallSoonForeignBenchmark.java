@@ -33,25 +33,7 @@ public class CallSoonForeignBenchmark {
     static final int BATCH = 10_000;
 
     @State(Scope.Benchmark)
-    public static class Ours {
-        @Param({"select", "epoll"})
-        String backend;
-
-        /** The timer strategy: idle in this benchmark, a parameter so every combination can be run. */
-        @Param({"heap"})
-        String timers;
-
-        OurLoop running;
-
-        @Setup(Level.Trial)
-        public void open() {
-            running = new OurLoop(LoopOptions.defaults().withBackend(backend).withTimers(timers));
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws InterruptedException {
-            running.close();
-        }
+    public static class Ours extends OurLoopState {
     }
 
     @State(Scope.Benchmark)

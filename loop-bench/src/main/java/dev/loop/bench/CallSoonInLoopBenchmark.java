@@ -31,34 +31,19 @@ public class CallSoonInLoopBenchmark {
     static final int BATCH = 10_000;
 
     @State(Scope.Benchmark)
-    public static class Ours {
-        @Param({"select", "epoll"})
-        String backend;
-
-        /** The timer strategy: idle in this benchmark, a parameter so every combination can be run. */
-        @Param({"heap"})
-        String timers;
-
-        OurLoop running;
+    public static class Ours extends OurLoopState {
         final NoOp noOp = new NoOp();
         final Signal done = new Signal();
         Runnable batch;
 
-        @Setup(Level.Trial)
-        public void open() {
-            running = new OurLoop(LoopOptions.defaults().withBackend(backend).withTimers(timers));
-            Loop loop = running.loop;
+        @Override
+        protected void prepare(Loop loop) {
             batch = () -> {
                 for (int i = 0; i < BATCH; i++) {
                     loop.callSoon(noOp);
                 }
                 loop.callSoon(done);
             };
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws InterruptedException {
-            running.close();
         }
     }
 

@@ -58,23 +58,13 @@ public class FutureBenchmark {
     }
 
     @State(Scope.Benchmark)
-    public static class Ours {
-        @Param({"select", "epoll"})
-        String backend;
-
-        /** The timer strategy: idle in this benchmark, a parameter so every combination can be run. */
-        @Param({"heap"})
-        String timers;
-
-        OurLoop running;
+    public static class Ours extends OurLoopState {
         final Callbacks callbacks = new Callbacks();
         final Signal done = new Signal();
         Runnable batch;
 
-        @Setup(Level.Trial)
-        public void open() {
-            running = new OurLoop(LoopOptions.defaults().withBackend(backend).withTimers(timers));
-            Loop loop = running.loop;
+        @Override
+        protected void prepare(Loop loop) {
             Consumer<LoopFuture<Object>> callback = callbacks::accept;
             batch = () -> {
                 for (int i = 0; i < BATCH; i++) {
@@ -84,11 +74,6 @@ public class FutureBenchmark {
                 }
                 loop.callSoon(done);
             };
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws InterruptedException {
-            running.close();
         }
     }
 
