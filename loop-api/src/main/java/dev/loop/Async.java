@@ -147,7 +147,7 @@ public final class Async {
             return inner;
         }
         Promise<T> outer = inner.loop().newPromise();
-        inner.onDone(f -> copy(f, outer));
+        inner.onDone(f -> Futures.copy(f, outer));
         return outer;
     }
 
@@ -159,81 +159,15 @@ public final class Async {
         return await(task("runBlocking").eventLoop().offload(blocking));
     }
 
-    // ------------------------------------------------------------------ package helpers
-
-    static LoopTask<?> task(String what) {
-        LoopTask<?> t = LoopTask.current();
-        if (t == null) {
-            throw new IllegalStateException(what + "() called outside a task (thread " + Thread.currentThread().getName()
-                    + "): it suspends the current task, so call it from code started with Loop.spawn or Loop.run");
-        }
-        return t;
+    private static LoopTask<?> task(String what) {
+        return LoopTask.require(what);
     }
 
     private static void refuseOnLoopThread(String what) {
-        EventLoop l = EventLoop.current();
-        if (l != null) {
+        if (DefaultLoop.currentLoop() != null) {
             throw new IllegalStateException(what + " called on the loop thread outside a task: blocking here would "
                     + "deadlock, because the future can only complete when this loop runs. In a callback use "
                     + "future.onDone(...), or move the code into a task with loop.spawn(...)");
-        }
-    }
-
-    /** Cancels what a cancelled task was waiting for; false if it cannot (done, or not cancellable). */
-    static boolean cancelFuture(LoopFuture<?> f) {
-        if (f instanceof Task<?> task) {
-            return task.cancel();
-        }
-        if (f instanceof Promise<?> p) {
-            return p.cancel();
-        }
-        return false;
-    }
-
-    /**
-     * A future of {@code loop} following {@code f} of another loop; its cancellation cancels
-     * {@code f}.
-     *
-     * <p>The outcome is copied where {@code f} completes, not by a callback on {@code f}'s loop:
-     * that loop may never run again (a {@code runUntilComplete(f)} returns as soon as {@code f} is
-     * done, possibly before a callback registered a moment later has run), and the awaiting task
-     * would then wait forever. Copying is thread-safe: completing {@code p} hands its callbacks
-     * to {@code loop} through its inbox.
-     */
-    static <V> LoopFuture<V> marshal(LoopFuture<V> f, EventLoop loop) {
-        Promise<V> p = loop.newPromise();
-        if (f instanceof DefaultPromise<V> d) {
-            d.relayTo(done -> relay(done, p));
-        } else {
-            f.onDone(done -> copy(done, p));
-            if (f.isDone()) {
-                relay(f, p); // done meanwhile: do not count on its loop running the callback
-            }
-        }
-        p.onDone(d -> {
-            if (d.isCancelled() && !f.isDone()) {
-                cancelFuture(f);
-            }
-        });
-        return p;
-    }
-
-    /** {@link #copy} from any thread; nothing to do if {@code to}'s loop closed meanwhile. */
-    private static <V> void relay(LoopFuture<V> from, Promise<V> to) {
-        try {
-            copy(from, to);
-        } catch (RejectedExecutionException closed) {
-            // the awaiting loop closed and cancelled its tasks: nobody is left to tell
-        }
-    }
-
-    static <V> void copy(LoopFuture<V> from, Promise<V> to) {
-        if (from.isCancelled()) {
-            to.cancel();
-        } else if (from.isSuccess()) {
-            to.tryComplete(from.result());
-        } else {
-            to.tryFail(from.exception());
         }
     }
 }

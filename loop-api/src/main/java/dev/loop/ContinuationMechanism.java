@@ -68,7 +68,7 @@ final class ContinuationMechanism extends TaskMechanism {
     @Override
     void start(LoopTask<?> task) {
         try {
-            task.strand = (Object) NEW.invokeExact(SCOPE, task.bodyRunner());
+            task.strand((Object) NEW.invokeExact(SCOPE, task.bodyRunner()));
         } catch (Throwable t) {
             throw Sneaky.<RuntimeException>rethrow(t);
         }
@@ -77,7 +77,7 @@ final class ContinuationMechanism extends TaskMechanism {
     @Override
     void resume(LoopTask<?> task) {
         try {
-            RUN.invokeExact(task.strand);
+            RUN.invokeExact(task.strand());
         } catch (Throwable t) {
             throw Sneaky.<RuntimeException>rethrow(t);
         }
@@ -104,6 +104,6 @@ final class ContinuationMechanism extends TaskMechanism {
 
     @Override
     void finished(LoopTask<?> task) {
-        task.strand = null;
+        task.strand(null);
     }
 }

@@ -33,7 +33,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         }
     }
 
-    private final EventLoop loop;
+    private final Loop loop;
     /** null while pending; NULL, a value, a {@link Failure}, or CANCELLED once done. */
     private volatile Object result;
     /** null, one Consumer, a Consumer[] in registration order, or DISPATCHED. */
@@ -43,7 +43,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
     /** Debug mode: tracks whether a failure was ever looked at. */
     private volatile Unretrieved unretrieved;
 
-    DefaultPromise(EventLoop loop) {
+    DefaultPromise(Loop loop) {
         this.loop = Objects.requireNonNull(loop, "loop");
     }
 
@@ -177,7 +177,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         try {
             invokeNow(r);
         } catch (Throwable t) {
-            loop.report("exception in a relay of " + this, t, r);
+            loop.callExceptionHandler("exception in a relay of " + this, t, r);
         }
     }
 
@@ -291,7 +291,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         try {
             ((Consumer<? super LoopFuture<T>>) cb).accept(this);
         } catch (Throwable t) {
-            loop.report("exception in a done-callback of " + this, t, cb);
+            loop.callExceptionHandler("exception in a done-callback of " + this, t, cb);
         }
     }
 
@@ -388,12 +388,12 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     /** Reports, when the future is collected, a failure nobody looked at (asyncio's "never retrieved"). */
     private static final class Unretrieved implements Runnable {
-        private final EventLoop loop;
+        private final Loop loop;
         private final Throwable error;
         private final String future;
         volatile boolean retrieved;
 
-        Unretrieved(EventLoop loop, Throwable error, String future) {
+        Unretrieved(Loop loop, Throwable error, String future) {
             this.loop = loop;
             this.error = error;
             this.future = future;
@@ -406,7 +406,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
             }
             String msg = "future exception was never retrieved: " + future;
             try {
-                loop.callSoon(() -> loop.report(msg, error, null));
+                loop.callSoon(() -> loop.callExceptionHandler(msg, error, null));
             } catch (RuntimeException loopClosed) {
                 System.getLogger("dev.loop").log(System.Logger.Level.ERROR, msg, error);
             }

@@ -97,7 +97,7 @@ public interface Loop extends Executor, AutoCloseable {
      * @throws IllegalStateException anywhere else
      */
     static Loop current() {
-        Loop l = EventLoop.current();
+        Loop l = DefaultLoop.currentLoop();
         if (l == null) {
             throw new IllegalStateException("Loop.current() called on thread " + Thread.currentThread().getName()
                     + ", which is not running a loop: call it from a callback or task, or pass the loop along");
@@ -154,6 +154,23 @@ public interface Loop extends Executor, AutoCloseable {
     String timersName();
 
     boolean isDebug();
+
+    /**
+     * Hands an error that nobody else can receive to the loop's exception handler, as the loop
+     * itself does for exceptions escaping callbacks (asyncio's {@code call_exception_handler}).
+     * Never throws: a handler that fails is logged together with what it was handling. Loop thread.
+     *
+     * @param message what happened
+     * @param error   the exception, or {@code null}
+     * @param source  the callback, future, task or connection concerned, or {@code null}
+     */
+    void callExceptionHandler(String message, Throwable error, Object source);
+
+    /**
+     * Counts of what the loop holds right now (iterations, ready callbacks, timers, live tasks) and
+     * how its tasks suspend; for monitoring and tests.
+     */
+    LoopDiagnostics diagnostics();
 
     /** Where exceptions that escape callbacks go; never null. */
     LoopExceptionHandler exceptionHandler();

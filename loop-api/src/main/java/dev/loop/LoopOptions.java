@@ -1,5 +1,6 @@
 package dev.loop;
 
+import dev.loop.spi.LoopClock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -18,9 +19,16 @@ import java.util.Objects;
  *                              burst of timers cannot starve I/O (Agrona's expiry limit)
  * @param maxInboxPerIteration  callbacks taken from other threads per drain at most, so a flooding
  *                              producer cannot starve the loop's own work
+ * @param taskMechanism         how tasks suspend: {@code continuation}, {@code threads} or
+ *                              {@code auto}; null: the system property {@value #TASKS_PROPERTY},
+ *                              else {@code auto} (continuations when the JVM exports them)
  */
 public record LoopOptions(String backend, String timers, boolean debug, LoopClock clock,
-                          Duration slowCallbackThreshold, int maxTimersPerIteration, int maxInboxPerIteration) {
+                          Duration slowCallbackThreshold, int maxTimersPerIteration, int maxInboxPerIteration,
+                          String taskMechanism) {
+
+    /** The system property that chooses the task mechanism when the options do not. */
+    public static final String TASKS_PROPERTY = "loop.tasks.mechanism";
 
     public static final Duration DEFAULT_SLOW_CALLBACK_THRESHOLD = Duration.ofMillis(100);
     public static final int DEFAULT_MAX_TIMERS_PER_ITERATION = 4096;
@@ -43,34 +51,40 @@ public record LoopOptions(String backend, String timers, boolean debug, LoopCloc
     /** Best available backend, default timers, no debug, the system clock. */
     public static LoopOptions defaults() {
         return new LoopOptions(null, null, false, LoopClock.system(), DEFAULT_SLOW_CALLBACK_THRESHOLD,
-                DEFAULT_MAX_TIMERS_PER_ITERATION, DEFAULT_MAX_INBOX_PER_ITERATION);
+                DEFAULT_MAX_TIMERS_PER_ITERATION, DEFAULT_MAX_INBOX_PER_ITERATION, null);
     }
 
     public LoopOptions withBackend(String name) {
-        return new LoopOptions(name, timers, debug, clock, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration);
+        return new LoopOptions(name, timers, debug, clock, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration, taskMechanism);
     }
 
     public LoopOptions withTimers(String name) {
-        return new LoopOptions(backend, name, debug, clock, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration);
+        return new LoopOptions(backend, name, debug, clock, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration, taskMechanism);
     }
 
     public LoopOptions withDebug(boolean on) {
-        return new LoopOptions(backend, timers, on, clock, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration);
+        return new LoopOptions(backend, timers, on, clock, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration, taskMechanism);
     }
 
     public LoopOptions withClock(LoopClock c) {
-        return new LoopOptions(backend, timers, debug, c, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration);
+        return new LoopOptions(backend, timers, debug, c, slowCallbackThreshold, maxTimersPerIteration, maxInboxPerIteration, taskMechanism);
     }
 
     public LoopOptions withSlowCallbackThreshold(Duration d) {
-        return new LoopOptions(backend, timers, debug, clock, d, maxTimersPerIteration, maxInboxPerIteration);
+        return new LoopOptions(backend, timers, debug, clock, d, maxTimersPerIteration, maxInboxPerIteration, taskMechanism);
     }
 
     public LoopOptions withMaxTimersPerIteration(int n) {
-        return new LoopOptions(backend, timers, debug, clock, slowCallbackThreshold, n, maxInboxPerIteration);
+        return new LoopOptions(backend, timers, debug, clock, slowCallbackThreshold, n, maxInboxPerIteration, taskMechanism);
     }
 
     public LoopOptions withMaxInboxPerIteration(int n) {
-        return new LoopOptions(backend, timers, debug, clock, slowCallbackThreshold, maxTimersPerIteration, n);
+        return new LoopOptions(backend, timers, debug, clock, slowCallbackThreshold, maxTimersPerIteration, n, taskMechanism);
+    }
+
+    /** Tasks suspend with {@code mechanism}: {@code continuation}, {@code threads} or {@code auto}. */
+    public LoopOptions withTaskMechanism(String mechanism) {
+        return new LoopOptions(backend, timers, debug, clock, slowCallbackThreshold, maxTimersPerIteration,
+                maxInboxPerIteration, mechanism);
     }
 }

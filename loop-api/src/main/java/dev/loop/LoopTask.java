@@ -15,24 +15,26 @@ import java.util.function.Consumer;
  * holds the loop thread's turn.
  */
 final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<LoopFuture<?>> {
-    // Where the task is. Exactly one wake-up source is armed in each suspended state.
-    static final int NEW = 0;       // step() queued, body not started
-    static final int SCHEDULED = 1; // step() queued (yieldNow, or woken by cancel)
-    static final int RUNNING = 2;
-    static final int WAITING = 3;   // registered on waitingOn; accept() wakes it
-    static final int SLEEPING = 4;  // sleepTimer runs step()
-    static final int DONE = 5;
+    // Where the task is. The invariant, as asyncio's Task keeps it: a suspended task has exactly one
+    // wake-up source armed (its step() queued, a done-callback on waitingOn, or sleepTimer), never
+    // two, and a running or finished task has none.
+    private static final int NEW = 0;       // step() queued, body not started
+    private static final int SCHEDULED = 1; // step() queued (yieldNow, or woken by cancel)
+    private static final int RUNNING = 2;
+    private static final int WAITING = 3;   // registered on waitingOn; accept() wakes it
+    private static final int SLEEPING = 4;  // sleepTimer runs step()
+    private static final int DONE = 5;
 
     private final TaskScheduler scheduler;
-    private final EventLoop loop;
+    private final DefaultLoop loop;
     private final TaskBody<T> body;
     private final long id;
     /** The one Runnable given to callSoon and timers to continue this task. */
-    final Runnable stepper = this::step;
+    private final Runnable stepper = this::step;
 
     /** The mechanism's per-task object: a Continuation, or a thread baton. */
-    Object strand;
-    int state = NEW;
+    private Object strand;
+    private int state = NEW;
     private LoopFuture<?> waitingOn;
     private TimerHandle sleepTimer;
     /** A yieldNow whose suspension failed left its step() queued: the next one is ignored. */
@@ -46,15 +48,15 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
     private int undelivered;
 
     /** Task-local values, copy-on-write, shared with the tasks this one spawns (see TaskLocal). */
-    Object[] locals = TaskLocal.EMPTY;
+    private Object[] locals = TaskLocal.EMPTY;
 
-    // Intrusive membership of the scheduler's lists (live tasks, then failed unretrieved ones).
-    LoopTask<?> prev;
-    LoopTask<?> next;
-    byte list;
-    volatile boolean retrieved;
+    // Membership of one of the scheduler's rosters (live tasks, or failed ones nobody looked at).
+    private LoopTask<?> prev;
+    private LoopTask<?> next;
+    private Roster roster;
+    private volatile boolean retrieved;
 
-    LoopTask(TaskScheduler scheduler, EventLoop loop, TaskBody<T> body, long id) {
+    LoopTask(TaskScheduler scheduler, DefaultLoop loop, TaskBody<T> body, long id) {
         super(loop);
         this.scheduler = scheduler;
         this.loop = loop;
@@ -64,11 +66,62 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
 
     /** The task running on this thread right now, or null (a callback, or no loop). */
     static LoopTask<?> current() {
-        EventLoop l = EventLoop.current();
+        DefaultLoop l = DefaultLoop.currentLoop();
         return l == null ? null : l.tasks().current;
     }
 
-    EventLoop eventLoop() {
+    /**
+     * The task running on this thread, for {@code what}, which suspends it.
+     *
+     * @throws IllegalStateException outside a task, naming {@code what}
+     */
+    static LoopTask<?> require(String what) {
+        LoopTask<?> t = current();
+        if (t == null) {
+            throw new IllegalStateException(what + "() called outside a task (thread " + Thread.currentThread().getName()
+                    + "): it suspends the current task, so call it from code started with Loop.spawn or Loop.run");
+        }
+        return t;
+    }
+
+    // ------------------------------------------------------------------ what the scheduler and mechanisms use
+
+    Object strand() {
+        return strand;
+    }
+
+    void strand(Object s) {
+        strand = s;
+    }
+
+    Object[] locals() {
+        return locals;
+    }
+
+    void locals(Object[] values) {
+        locals = values;
+    }
+
+    /** Queues the first step; the body starts in a later iteration. */
+    void scheduleStart() {
+        loop.callSoon(stepper);
+    }
+
+    /** The scheduler gives this task the loop thread. */
+    void markRunning() {
+        state = RUNNING;
+    }
+
+    /** The body has returned or thrown. */
+    boolean finished() {
+        return state == DONE;
+    }
+
+    boolean isRetrieved() {
+        return retrieved;
+    }
+
+    DefaultLoop eventLoop() {
         return loop;
     }
 
@@ -157,7 +210,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
             throw new IllegalStateException(name() + " awaits itself: it would wait forever. Await another task, "
                     + "or return the value");
         }
-        LoopFuture<V> g = f.loop() == loop ? f : Async.marshal(f, loop);
+        LoopFuture<V> g = f.loop() == loop ? f : Futures.marshal(f, loop);
         if (g.isDone()) {
             return g.result(); // the other loop's future completed meanwhile
         }
@@ -238,7 +291,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
             // Like asyncio: cancel what we wait for; we wake when it is done. A future that cannot
             // be cancelled (already done, or not ours to cancel) is abandoned and we wake now.
             LoopFuture<?> f = waitingOn;
-            if (!Async.cancelFuture(f)) {
+            if (!Futures.cancel(f)) {
                 wakeNow();
             }
         } else if (state == SLEEPING) {
@@ -295,7 +348,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
     @Override
     protected void onRetrieved() {
         retrieved = true;
-        if (list == TaskScheduler.FAILED && loop.inLoop()) {
+        if (roster != null && roster == scheduler.failedRoster() && loop.inLoop()) {
             scheduler.unlink(this);
         }
     }
@@ -333,5 +386,78 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
     @Override
     public String toString() {
         return name() + "[" + state() + "]";
+    }
+
+    // ------------------------------------------------------------------ rosters
+
+    /** The roster this task is in, or null. */
+    Roster roster() {
+        return roster;
+    }
+
+    /**
+     * A list of tasks threaded through the tasks' own fields, so joining and leaving allocate
+     * nothing; a task is in at most one roster at a time. Not thread-safe: loop thread only.
+     */
+    static final class Roster {
+        private LoopTask<?> head;
+        private int size;
+
+        /** Adds {@code t}, taking it out of the roster it was in; nothing if it is in this one. */
+        void add(LoopTask<?> t) {
+            if (t.roster == this) {
+                return;
+            }
+            if (t.roster != null) {
+                t.roster.remove(t);
+            }
+            t.roster = this;
+            t.prev = null;
+            t.next = head;
+            if (head != null) {
+                head.prev = t;
+            }
+            head = t;
+            size++;
+        }
+
+        /** Takes {@code t} out; false if it was not in this roster. */
+        boolean remove(LoopTask<?> t) {
+            if (t.roster != this) {
+                return false;
+            }
+            if (t.prev != null) {
+                t.prev.next = t.next;
+            } else {
+                head = t.next;
+            }
+            if (t.next != null) {
+                t.next.prev = t.prev;
+            }
+            t.prev = null;
+            t.next = null;
+            t.roster = null;
+            size--;
+            return true;
+        }
+
+        int size() {
+            return size;
+        }
+
+        /** The tasks in it now, a copy safe to iterate while tasks leave. */
+        java.util.List<LoopTask<?>> snapshot() {
+            java.util.List<LoopTask<?>> out = new java.util.ArrayList<>(size);
+            for (LoopTask<?> t = head; t != null; t = t.next) {
+                out.add(t);
+            }
+            return out;
+        }
+
+        void clear() {
+            for (LoopTask<?> t : snapshot()) {
+                remove(t);
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 package dev.loop;
 
 import dev.loop.spi.IoHandler;
-import dev.loop.spi.LoopProvider;
+import dev.loop.spi.BackendProvider;
 import dev.loop.spi.TimerQueue;
 import dev.loop.spi.TimerQueueProvider;
 import java.util.ArrayList;
@@ -45,7 +45,7 @@ public final class Loops {
 
     public static Loop open(LoopOptions options) {
         Registry r = Registry.INSTANCE;
-        Found<LoopProvider> backend = select(ProviderInfo.BACKEND, options.backend(), BACKEND_PROPERTY, BACKEND_ENV,
+        Found<BackendProvider> backend = select(ProviderInfo.BACKEND, options.backend(), BACKEND_PROPERTY, BACKEND_ENV,
                 r.backends, r.all());
         Found<TimerQueueProvider> timers = select(ProviderInfo.TIMERS, options.timers(), TIMERS_PROPERTY, TIMERS_ENV,
                 r.timers, r.all());
@@ -58,7 +58,7 @@ public final class Loops {
         }
         LOG.log(System.Logger.Level.DEBUG, () -> "opening a loop on backend " + backend.info.name() + " ("
                 + backend.why + ") with timers " + timers.info.name() + " (" + timers.why + ")");
-        return new EventLoop(io, backend.info.name(), queue, timers.info.name(), options);
+        return new DefaultLoop(io, backend.info.name(), queue, timers.info.name(), options);
     }
 
     /** Every backend and timer strategy found on the class path, available or not. */
@@ -122,12 +122,12 @@ public final class Loops {
     private static final class Registry {
         static final Registry INSTANCE = new Registry();
 
-        final List<Candidate<LoopProvider>> backends;
+        final List<Candidate<BackendProvider>> backends;
         final List<Candidate<TimerQueueProvider>> timers;
 
         private Registry() {
-            backends = load(LoopProvider.class, ProviderInfo.BACKEND, LoopProvider::name, LoopProvider::priority,
-                    LoopProvider::unavailabilityCause);
+            backends = load(BackendProvider.class, ProviderInfo.BACKEND, BackendProvider::name, BackendProvider::priority,
+                    BackendProvider::unavailabilityCause);
             timers = load(TimerQueueProvider.class, ProviderInfo.TIMERS, TimerQueueProvider::name,
                     TimerQueueProvider::priority, TimerQueueProvider::unavailabilityCause);
         }

@@ -1,5 +1,6 @@
 package dev.loop;
 
+import dev.loop.spi.LoopClock;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 

@@ -37,7 +37,7 @@ public final class TaskGroup implements AutoCloseable {
     }
 
     private final LoopTask<?> parent;
-    private final EventLoop loop;
+    private final DefaultLoop loop;
     private final int cancellingAtEntry;
     private final Set<Task<?>> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Throwable> failures = new ArrayList<>();

@@ -43,7 +43,7 @@ public final class TaskLocal<T> {
     public T get() {
         LoopTask<?> t = LoopTask.current();
         if (t != null) {
-            Object[] a = t.locals;
+            Object[] a = t.locals();
             for (int i = 0; i < a.length; i += 2) {
                 if (a[i] == this) {
                     return (T) a[i + 1];
@@ -59,20 +59,20 @@ public final class TaskLocal<T> {
      * @throws IllegalStateException outside a task
      */
     public void set(T value) {
-        LoopTask<?> t = Async.task("TaskLocal.set");
-        Object[] a = t.locals;
+        LoopTask<?> t = LoopTask.require("TaskLocal.set");
+        Object[] a = t.locals();
         for (int i = 0; i < a.length; i += 2) {
             if (a[i] == this) {
                 Object[] copy = a.clone(); // the array may be shared with tasks spawned earlier
                 copy[i + 1] = value;
-                t.locals = copy;
+                t.locals(copy);
                 return;
             }
         }
         Object[] grown = Arrays.copyOf(a, a.length + 2);
         grown[a.length] = this;
         grown[a.length + 1] = value;
-        t.locals = grown;
+        t.locals(grown);
     }
 
     /** Runs {@code body} with this local set to {@code value}, restoring the previous value after. */

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 abstract class TaskMechanism {
     /** The system property read by every new loop: {@code continuation}, {@code threads} or {@code auto}. */
-    static final String PROPERTY = "loop.tasks.mechanism";
+    static final String PROPERTY = LoopOptions.TASKS_PROPERTY;
     static final String CONTINUATION = "continuation";
     static final String THREADS = "threads";
     static final String AUTO = "auto";

@@ -7,21 +7,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One loop's task machinery: spawning, resuming, the list of live tasks, {@link Loop#run}, and
- * what happens to tasks when the loop closes. Kept out of {@link EventLoop} so the engine stays
+ * what happens to tasks when the loop closes. Kept out of {@link DefaultLoop} so the engine stays
  * about callbacks.
  *
  * <p>Not thread-safe: loop thread only, except {@link #spawn} (which hands the start to the loop).
  */
 final class TaskScheduler {
-    static final byte NONE = 0;
-    static final byte LIVE = 1;
-    static final byte FAILED = 2;
     /** Rounds of "cancel what is left, run until quiet" at close before the rest is reported. */
     static final int MAX_CLOSE_ROUNDS = 10;
     /** Iterations per close round at most, so a task rescheduling itself cannot hold close forever. */
     static final int MAX_CLOSE_PASSES = 10_000;
 
-    private final EventLoop loop;
+    private final DefaultLoop loop;
     private final String requested;
     private final AtomicLong ids = new AtomicLong();
     private volatile TaskMechanism mechanism;
@@ -29,12 +26,13 @@ final class TaskScheduler {
     /** The task holding the loop thread's turn right now, or null while callbacks run. */
     LoopTask<?> current;
     private boolean closing;
-    private LoopTask<?> liveHead;
-    private int liveCount;
-    private LoopTask<?> failedHead;
+    /** Tasks started and not finished, so close can cancel them and run() can wait for them. */
+    private final LoopTask.Roster live = new LoopTask.Roster();
+    /** Tasks that failed and whose exception nobody has read yet: reported at close. */
+    private final LoopTask.Roster failed = new LoopTask.Roster();
     private Promise<Void> allDone;
 
-    TaskScheduler(EventLoop loop, String requestedMechanism) {
+    TaskScheduler(DefaultLoop loop, String requestedMechanism) {
         this.loop = loop;
         this.requested = requestedMechanism;
     }
@@ -54,12 +52,22 @@ final class TaskScheduler {
         return m;
     }
 
+    /** The mechanism's name, or {@code none} before the first task chose one. */
+    String mechanismName() {
+        TaskMechanism m = mechanism;
+        return m == null ? "none" : m.name();
+    }
+
     boolean isClosing() {
         return closing;
     }
 
     int liveCount() {
-        return liveCount;
+        return live.size();
+    }
+
+    LoopTask.Roster failedRoster() {
+        return failed;
     }
 
     <T> Task<T> spawn(TaskBody<T> body) {
@@ -72,11 +80,11 @@ final class TaskScheduler {
         if (loop.inLoop()) {
             LoopTask<?> parent = current;
             if (parent != null) {
-                t.locals = parent.locals; // context is inherited at spawn time, as contextvars are
+                t.locals(parent.locals()); // context is inherited at spawn time, as contextvars are
             }
             link(t);
         }
-        loop.callSoon(t.stepper);
+        t.scheduleStart();
         return t;
     }
 
@@ -86,7 +94,7 @@ final class TaskScheduler {
             throw new IllegalStateException("cannot resume " + t + " from inside " + current);
         }
         current = t;
-        t.state = LoopTask.RUNNING;
+        t.markRunning();
         try {
             mechanism.resume(t);
         } catch (Throwable e) {
@@ -94,73 +102,30 @@ final class TaskScheduler {
         } finally {
             current = null;
         }
-        if (t.state == LoopTask.DONE) {
+        if (t.finished()) {
             mechanism.finished(t);
         }
     }
 
-    // ------------------------------------------------------------------ lists
+    // ------------------------------------------------------------------ rosters
 
     void link(LoopTask<?> t) {
-        if (t.list == LIVE) {
-            return;
-        }
-        push(t, LIVE);
-        liveCount++;
+        live.add(t);
     }
 
     void failed(LoopTask<?> t) {
-        if (!t.retrieved) {
-            push(t, FAILED);
-        }
-    }
-
-    private void push(LoopTask<?> t, byte which) {
-        LoopTask<?> head = which == LIVE ? liveHead : failedHead;
-        t.list = which;
-        t.prev = null;
-        t.next = head;
-        if (head != null) {
-            head.prev = t;
-        }
-        if (which == LIVE) {
-            liveHead = t;
-        } else {
-            failedHead = t;
+        if (!t.isRetrieved()) {
+            failed.add(t);
         }
     }
 
     void unlink(LoopTask<?> t) {
-        byte which = t.list;
-        if (which == NONE) {
-            return;
-        }
-        if (t.prev != null) {
-            t.prev.next = t.next;
-        } else if (which == LIVE) {
-            liveHead = t.next;
-        } else {
-            failedHead = t.next;
-        }
-        if (t.next != null) {
-            t.next.prev = t.prev;
-        }
-        t.prev = null;
-        t.next = null;
-        t.list = NONE;
-        if (which == LIVE && --liveCount == 0 && allDone != null) {
+        LoopTask.Roster r = t.roster();
+        if (r != null && r.remove(t) && r == live && live.size() == 0 && allDone != null) {
             Promise<Void> p = allDone;
             allDone = null;
             p.tryComplete(null);
         }
-    }
-
-    private List<LoopTask<?>> live() {
-        List<LoopTask<?>> out = new ArrayList<>(liveCount);
-        for (LoopTask<?> t = liveHead; t != null; t = t.next) {
-            out.add(t);
-        }
-        return out;
     }
 
     // ------------------------------------------------------------------ run and close
@@ -182,13 +147,13 @@ final class TaskScheduler {
     }
 
     private void cancelRemaining() {
-        if (liveCount == 0 || loop.isClosed()) {
+        if (live.size() == 0 || loop.isClosed()) {
             return;
         }
-        for (LoopTask<?> t : live()) {
+        for (LoopTask<?> t : live.snapshot()) {
             t.cancel();
         }
-        if (liveCount > 0 && !Thread.currentThread().isInterrupted()) { // interrupted: close() finishes them
+        if (live.size() > 0 && !Thread.currentThread().isInterrupted()) { // interrupted: close() finishes them
             Promise<Void> p = loop.newPromise();
             allDone = p;
             loop.runUntilComplete(p);
@@ -202,29 +167,25 @@ final class TaskScheduler {
      */
     void onClose() {
         closing = true;
-        for (int round = 0; round < MAX_CLOSE_ROUNDS && liveCount > 0; round++) {
-            for (LoopTask<?> t : live()) {
+        for (int round = 0; round < MAX_CLOSE_ROUNDS && live.size() > 0; round++) {
+            for (LoopTask<?> t : live.snapshot()) {
                 t.cancel();
             }
-            for (int pass = 0; pass < MAX_CLOSE_PASSES && !loop.idle() && liveCount > 0; pass++) {
+            for (int pass = 0; pass < MAX_CLOSE_PASSES && !loop.idle() && live.size() > 0; pass++) {
                 loop.runOnce();
             }
         }
-        if (liveCount > 0) {
-            loop.report(liveCount + " task(s) were still running after being cancelled " + MAX_CLOSE_ROUNDS
+        if (live.size() > 0) {
+            loop.report(live.size() + " task(s) were still running after being cancelled " + MAX_CLOSE_ROUNDS
                     + " times while the loop closed (they ignore cancellation or wait on something that never "
-                    + "completes): " + live(), null, null);
+                    + "completes): " + live.snapshot(), null, null);
         }
-        List<LoopTask<?>> failed = new ArrayList<>();
-        for (LoopTask<?> t = failedHead; t != null; t = t.next) {
-            failed.add(t);
-        }
-        for (LoopTask<?> t : failed) {
-            if (!t.retrieved) {
+        for (LoopTask<?> t : failed.snapshot()) {
+            if (!t.isRetrieved()) {
                 // exception() marks it retrieved, so debug mode's collection report stays silent
                 loop.report("task exception was never retrieved: " + t.name(), t.exception(), t);
             }
         }
-        failedHead = null;
+        failed.clear();
     }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
  * The fallback without JVM flags: each task runs on its own virtual thread, and a baton makes the
  * loop thread and the task take strict turns, so exactly one of them runs at any moment and task
  * code still sees a single-threaded loop. While a task holds the baton the loop lends it its
- * identity ({@link EventLoop#lendTo}): {@link Loop#inLoop()} is true and callbacks it schedules go
+ * identity ({@link DefaultLoop#lendTo}): {@link Loop#inLoop()} is true and callbacks it schedules go
  * straight to the ready queue, as with continuations.
  *
  * <p>A switch costs two unparks (about a microsecond against a continuation's tenth), which is the
@@ -36,25 +36,25 @@ final class ThreadMechanism extends TaskMechanism {
     @Override
     void start(LoopTask<?> task) {
         Baton b = new Baton();
-        EventLoop loop = task.eventLoop();
+        DefaultLoop loop = task.eventLoop();
         Runnable body = task.bodyRunner();
         b.task = Thread.ofVirtual().name("loop-task-" + task.id()).unstarted(() -> {
-            EventLoop.bindCurrent(loop);
+            dev.loop.engine.Engine.bindCurrent(loop);
             try {
                 body.run();
             } finally {
-                EventLoop.bindCurrent(null);
+                dev.loop.engine.Engine.bindCurrent(null);
                 b.holder = Baton.LOOP;
                 LockSupport.unpark(b.loopThread);
             }
         });
-        task.strand = b;
+        task.strand(b);
     }
 
     @Override
     void resume(LoopTask<?> task) {
-        Baton b = (Baton) task.strand;
-        EventLoop loop = task.eventLoop();
+        Baton b = (Baton) task.strand();
+        DefaultLoop loop = task.eventLoop();
         Thread me = Thread.currentThread();
         b.loopThread = me;
         loop.lendTo(b.task);
@@ -89,7 +89,7 @@ final class ThreadMechanism extends TaskMechanism {
 
     @Override
     void suspend(LoopTask<?> task) {
-        Baton b = (Baton) task.strand;
+        Baton b = (Baton) task.strand();
         b.holder = Baton.LOOP;
         LockSupport.unpark(b.loopThread);
         // The same for the task's own thread: an interrupt it carries is kept for the task's code,
@@ -106,6 +106,6 @@ final class ThreadMechanism extends TaskMechanism {
 
     @Override
     void finished(LoopTask<?> task) {
-        task.strand = null;
+        task.strand(null);
     }
 }

@@ -21,7 +21,7 @@ public final class Timeout {
     }
 
     private final LoopTask<?> task;
-    private final EventLoop loop;
+    private final DefaultLoop loop;
     private TimerHandle timer;
     private long deadline;
     private boolean expired;

@@ -1,10 +1,10 @@
 package dev.loop.testing;
 
 import dev.loop.spi.IoHandler;
-import dev.loop.spi.LoopProvider;
+import dev.loop.spi.BackendProvider;
 
 /** A provider whose constructor throws: discovery must report it and carry on. */
-public final class BrokenLoopProvider implements LoopProvider {
+public final class BrokenLoopProvider implements BackendProvider {
     public BrokenLoopProvider() {
         throw new IllegalStateException("broken provider's constructor failed on purpose");
     }

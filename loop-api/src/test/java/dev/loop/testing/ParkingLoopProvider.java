@@ -1,10 +1,10 @@
 package dev.loop.testing;
 
 import dev.loop.spi.IoHandler;
-import dev.loop.spi.LoopProvider;
+import dev.loop.spi.BackendProvider;
 
 /** {@code park}: the I/O-less test backend, registered only for loop-api's own tests. */
-public final class ParkingLoopProvider implements LoopProvider {
+public final class ParkingLoopProvider implements BackendProvider {
     /** The handler of the loop opened last, for tests that inspect it. */
     public static volatile ParkingIoHandler last;
 

@@ -1,10 +1,10 @@
 package dev.loop.testing;
 
 import dev.loop.spi.IoHandler;
-import dev.loop.spi.LoopProvider;
+import dev.loop.spi.BackendProvider;
 
 /** {@code nowhere}: a backend that is never available, to test how discovery reports it. */
-public final class UnavailableLoopProvider implements LoopProvider {
+public final class UnavailableLoopProvider implements BackendProvider {
     @Override
     public String name() {
         return "nowhere";

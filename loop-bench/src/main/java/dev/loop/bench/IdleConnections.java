@@ -1,13 +1,13 @@
 package dev.loop.bench;
 
 import dev.loop.Async;
-import dev.loop.Connection;
+import dev.loop.net.Connection;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.Net;
+import dev.loop.net.Net;
 import dev.loop.Promise;
-import dev.loop.Server;
+import dev.loop.net.Server;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

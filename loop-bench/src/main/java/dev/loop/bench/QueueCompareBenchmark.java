@@ -1,6 +1,6 @@
 package dev.loop.bench;
 
-import dev.loop.AsyncQueue;
+import dev.loop.sync.AsyncQueue;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.TaskBody;

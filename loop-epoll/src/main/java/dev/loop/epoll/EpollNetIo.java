@@ -20,7 +20,7 @@ import java.util.Map;
 
 /**
  * TCP sockets on epoll: Netty's {@link LinuxSocket} (non-blocking, close-on-exec), each registered
- * with the loop's Netty {@code EpollIoHandler}. Not thread-safe: loop thread only, or any thread
+ * with the loop's Netty {@code EpollDriver}. Not thread-safe: loop thread only, or any thread
  * while the loop is not running.
  *
  * <p>Options map to {@code LinuxSocket}'s setters, {@code SO_REUSEPORT} included, so several loops
@@ -37,12 +37,12 @@ final class EpollNetIo implements NetIo {
     /** Linux's errno for "address already in use" (this backend runs on Linux only). */
     private static final int EADDRINUSE = 98;
 
-    private final EpollIoHandler handler;
+    private final EpollDriver handler;
     private ByteBuffer copy;
     private long copyAddress;
     private int registered;
 
-    EpollNetIo(EpollIoHandler handler) {
+    EpollNetIo(EpollDriver handler) {
         this.handler = handler;
     }
 

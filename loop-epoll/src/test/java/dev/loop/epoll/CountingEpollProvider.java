@@ -1,16 +1,16 @@
 package dev.loop.epoll;
 
 import dev.loop.spi.IoHandler;
-import dev.loop.spi.LoopProvider;
+import dev.loop.spi.BackendProvider;
 
 /**
  * {@code epoll-counted}: the epoll backend, remembering the handler it opened last so tests can
  * read its counters. Registered for this module's tests only, below every real backend.
  */
-public final class CountingEpollProvider implements LoopProvider {
+public final class CountingEpollProvider implements BackendProvider {
     static final String NAME = "epoll-counted";
     /** The handler of the loop opened last. */
-    static volatile EpollIoHandler last;
+    static volatile EpollDriver last;
 
     @Override
     public String name() {
@@ -24,12 +24,12 @@ public final class CountingEpollProvider implements LoopProvider {
 
     @Override
     public Throwable unavailabilityCause() {
-        return new EpollLoopProvider().unavailabilityCause();
+        return new EpollBackendProvider().unavailabilityCause();
     }
 
     @Override
     public IoHandler newIoHandler() {
-        EpollIoHandler h = new EpollIoHandler();
+        EpollDriver h = new EpollDriver();
         last = h;
         return h;
     }

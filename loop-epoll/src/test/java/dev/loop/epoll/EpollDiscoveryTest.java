@@ -24,7 +24,7 @@ class EpollDiscoveryTest {
     @Test
     void reportsNettysReasonWhenUnavailable() {
         // The provider defers to Netty's own verdict; on this machine both agree.
-        EpollLoopProvider p = new EpollLoopProvider();
+        EpollBackendProvider p = new EpollBackendProvider();
         assertEquals(io.netty.channel.epoll.Epoll.isAvailable(), p.unavailabilityCause() == null);
     }
 }

@@ -1,18 +1,36 @@
 package dev.loop.epoll;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.loop.Loop;
 import dev.loop.LoopGroup;
-import dev.loop.LoopGroupContract;
 import dev.loop.LoopOptions;
+import dev.loop.net.AcceptMode;
+import dev.loop.net.GroupServer;
+import dev.loop.testkit.LoopGroupContract;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-/** A loop group on epoll: every loop listens on the port with SO_REUSEPORT. */
-class EpollGroupTest extends LoopGroupContract {
-    @Override
-    protected LoopOptions options() {
-        return LoopOptions.defaults().withBackend("epoll");
-    }
+/**
+ * What {@link AcceptMode#AUTO} chooses on epoll: every loop listens on the port with SO_REUSEPORT. The rest of the group's
+ * behaviour is the conformance suite's ({@link LoopGroupContract}).
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class EpollGroupTest {
 
-    @Override
-    protected LoopGroup.AcceptMode expectedAutoMode() {
-        return LoopGroup.AcceptMode.REUSE_PORT;
+    @Test
+    void autoChoosesTheModeThisBackendBalancesBest() throws Exception {
+        try (LoopGroup group = LoopGroup.open(2, LoopOptions.defaults().withBackend("epoll"))) {
+            Map<Loop, AtomicInteger> perLoop = new ConcurrentHashMap<>();
+            GroupServer server = LoopGroupContract.echo(group, AcceptMode.AUTO, perLoop);
+            assertEquals(AcceptMode.REUSE_PORT, server.mode());
+            LoopGroupContract.talk(server.localAddress(), 8);
+            assertEquals(8, perLoop.values().stream().mapToInt(AtomicInteger::get).sum());
+            server.close(true);
+        }
     }
 }

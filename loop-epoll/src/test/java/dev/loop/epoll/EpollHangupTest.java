@@ -5,17 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loop.Connection;
-import dev.loop.ConnectionHandler;
+import dev.loop.testkit.Fds;
+import dev.loop.net.Connection;
+import dev.loop.net.ConnectionHandler;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.Net;
+import dev.loop.net.Net;
 import dev.loop.Promise;
-import dev.loop.Server;
-import dev.loop.ServerOptions;
-import dev.loop.SocketOptions;
+import dev.loop.net.Server;
+import dev.loop.net.ServerOptions;
+import dev.loop.net.SocketOptions;
 import dev.loop.TimerHandle;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -44,7 +45,7 @@ class EpollHangupTest {
     private static final Duration IDLE = Duration.ofMillis(100);
 
     private Loop loop;
-    private EpollIoHandler io;
+    private EpollDriver io;
 
     @BeforeEach
     void open() throws IOException {

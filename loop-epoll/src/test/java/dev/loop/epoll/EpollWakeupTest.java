@@ -3,6 +3,7 @@ package dev.loop.epoll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loop.testkit.Fds;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
@@ -35,7 +36,7 @@ class EpollWakeupTest {
     void aMillionForeignCallbacksCostAtMostOneEventfdWritePerSleep() throws Exception {
         List<Integer> before = Fds.eventFds();
         try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(CountingEpollProvider.NAME))) {
-            EpollIoHandler io = CountingEpollProvider.last;
+            EpollDriver io = CountingEpollProvider.last;
             List<Integer> mine = new ArrayList<>(Fds.eventFds());
             mine.removeAll(before);
             assertEquals(1, mine.size(), "the loop should have opened exactly one eventfd: " + mine);

@@ -1,11 +1,11 @@
 package dev.loop.examples;
 
 import dev.loop.Async;
-import dev.loop.AsyncQueue;
+import dev.loop.sync.AsyncQueue;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.QueueClosedException;
+import dev.loop.sync.QueueClosedException;
 import dev.loop.Task;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -1,12 +1,12 @@
 package dev.loop.examples;
 
-import dev.loop.Connection;
-import dev.loop.ConnectionHandler;
+import dev.loop.net.Connection;
+import dev.loop.net.ConnectionHandler;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.Net;
-import dev.loop.Server;
+import dev.loop.net.Net;
+import dev.loop.net.Server;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;

@@ -1,11 +1,11 @@
 package dev.loop.examples;
 
-import dev.loop.Connection;
+import dev.loop.net.Connection;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.Net;
+import dev.loop.net.Net;
 import dev.loop.Promise;
 import java.io.IOException;
 import java.io.PrintStream;

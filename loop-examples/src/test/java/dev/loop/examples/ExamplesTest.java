@@ -8,7 +8,7 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.Server;
+import dev.loop.net.Server;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loop.Loop;
-import dev.loop.LoopOptions;
 import dev.loop.Loops;
 import dev.loop.ProviderInfo;
 import dev.loop.spi.TimerQueueProvider;
@@ -15,7 +13,10 @@ import java.util.ServiceLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Discovery and configuration of the {@code wheel} strategy. */
+/**
+ * Discovery and configuration of the {@code wheel} strategy (choosing it for a loop is
+ * loop-conformance's DiscoveryTest, where backends are on the class path).
+ */
 class TimerWheelProviderTest {
     @AfterEach
     void clearProperties() {
@@ -33,17 +34,6 @@ class TimerWheelProviderTest {
         assertNull(wheel.unavailabilityCause());
         ProviderInfo heap = Loops.providers().stream().filter(p -> p.name().equals("heap")).findFirst().orElseThrow();
         assertTrue(wheel.priority() < heap.priority(), "the heap stays the default");
-        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
-            assertEquals("heap", loop.timersName());
-        }
-    }
-
-    @Test
-    void isSelectedByTheSystemProperty() {
-        System.setProperty(Loops.TIMERS_PROPERTY, "wheel");
-        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
-            assertEquals("wheel", loop.timersName());
-        }
     }
 
     @Test

@@ -1,11 +1,11 @@
 package dev.loop.bench.compare;
 
-import dev.loop.ConnectionHandler;
+import dev.loop.net.ConnectionHandler;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.Net;
-import dev.loop.Server;
+import dev.loop.net.Net;
+import dev.loop.net.Server;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;

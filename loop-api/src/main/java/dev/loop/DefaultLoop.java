@@ -1,0 +1,141 @@
+package dev.loop;
+
+import dev.loop.engine.Engine;
+import dev.loop.spi.IoHandler;
+import dev.loop.spi.TimerQueue;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The one {@link Loop}: the {@link Engine} (ready queue, inbox, timers, {@code runOnce}) plus what
+ * this package adds on it, futures, tasks and the exception handler. Thread safety as {@link Loop}
+ * says.
+ */
+final class DefaultLoop extends Engine implements Loop {
+    private final TaskScheduler tasks;
+    private volatile LoopExceptionHandler exceptionHandler;
+
+    DefaultLoop(IoHandler io, String backendName, TimerQueue timers, String timersName, LoopOptions options) {
+        super(io, timers, options.clock(), new Settings(backendName, timersName, options.debug(),
+                options.slowCallbackThreshold().toNanos(), options.maxTimersPerIteration(),
+                options.maxInboxPerIteration()));
+        String mechanism = options.taskMechanism() != null ? options.taskMechanism()
+                : System.getProperty(TaskMechanism.PROPERTY);
+        this.tasks = new TaskScheduler(this, mechanism);
+        addCloseHook(tasks::onClose);
+    }
+
+    /** The loop running on this thread, or null. */
+    static DefaultLoop currentLoop() {
+        return Engine.current() instanceof DefaultLoop l ? l : null;
+    }
+
+    TaskScheduler tasks() {
+        return tasks;
+    }
+
+    // ---------------------------------------------------------------- scheduling
+
+    @Override
+    public void execute(Runnable callback) {
+        callSoon(callback);
+    }
+
+    @Override
+    public TimerHandle callLater(Duration delay, Runnable callback) {
+        Objects.requireNonNull(delay, "delay");
+        long nanos;
+        try {
+            nanos = delay.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = delay.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        long now = time();
+        long deadline = now + nanos;
+        if (((now ^ deadline) & (nanos ^ deadline)) < 0) { // overflow: saturate
+            deadline = nanos > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
+        return callAt(deadline, callback);
+    }
+
+    @Override
+    public TimerHandle callAt(long deadlineNanos, Runnable callback) {
+        LoopTimer t = new LoopTimer(this, deadlineNanos, callback);
+        schedule(t);
+        return t;
+    }
+
+    @Override
+    public <T> Promise<T> newPromise() {
+        return new DefaultPromise<>(this);
+    }
+
+    @Override
+    public <T> Task<T> spawn(TaskBody<T> body) {
+        return tasks.spawn(body);
+    }
+
+    @Override
+    public <T> T run(TaskBody<T> body) {
+        return tasks.run(body);
+    }
+
+    // ---------------------------------------------------------------- running
+
+    @Override
+    public <T> T runUntilComplete(LoopFuture<T> future) {
+        Objects.requireNonNull(future, "future");
+        if (future.loop() != this) {
+            throw new IllegalArgumentException("runUntilComplete: the future belongs to another loop: " + future);
+        }
+        Consumer<LoopFuture<T>> stopper = f -> stop();
+        future.onDone(stopper);
+        try {
+            runForever();
+        } finally {
+            future.removeCallback(stopper);
+        }
+        if (!future.isDone()) {
+            throw new IllegalStateException("the loop stopped before the future completed: " + future
+                    + (Thread.currentThread().isInterrupted() ? " (the thread running it was interrupted)" : ""));
+        }
+        return future.result();
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    @Override
+    protected void handle(String message, Throwable error, Object source) {
+        LoopExceptionHandler h = exceptionHandler;
+        if (h != null) {
+            h.handle(this, message, error, source);
+        } else {
+            logDefault(message, error);
+        }
+    }
+
+    @Override
+    public void callExceptionHandler(String message, Throwable error, Object source) {
+        report(message, error, source);
+    }
+
+    @Override
+    public LoopExceptionHandler exceptionHandler() {
+        LoopExceptionHandler h = exceptionHandler;
+        return h != null ? h : (loop, message, error, source) -> logDefault(message, error);
+    }
+
+    @Override
+    public void setExceptionHandler(LoopExceptionHandler handler) {
+        this.exceptionHandler = handler;
+    }
+
+    // ---------------------------------------------------------------- state
+
+    @Override
+    public LoopDiagnostics diagnostics() {
+        return new LoopDiagnostics(iterations(), readyCallbacks(), pendingTimers(), tasks.liveCount(),
+                tasks.mechanismName());
+    }
+}

@@ -1,0 +1,562 @@
+package dev.loop.engine;
+
+import dev.loop.spi.IoHandler;
+import dev.loop.spi.LoopClock;
+import dev.loop.spi.TimerNode;
+import dev.loop.spi.TimerQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.jctools.queues.MessagePassingQueue;
+
+/**
+ * The run loop under every {@code dev.loop.Loop}: the ready queue, the inbox other threads submit
+ * to, the timers, the clock and {@link #runOnce()}. It knows what plugs in below it (an
+ * {@link IoHandler}, a {@link TimerQueue}, a {@link LoopClock}) and nothing above it: the loop that
+ * {@code dev.loop} assembles on it adds futures, tasks and the exception handler, and the layers
+ * built on that (networking) keep their per-loop state in {@linkplain #extension extensions} that
+ * close with the engine.
+ *
+ * <p>Not thread-safe except where a method says so: all state but the inbox, the wake-up word and
+ * the close state belongs to the thread running the loop.
+ */
+public abstract class Engine {
+    private static final System.Logger LOG = System.getLogger("dev.loop");
+    private static final ThreadLocal<Engine> CURRENT = new ThreadLocal<>();
+
+    /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
+    public static final int MAX_CLOSE_PASSES = 1_000;
+
+    // The wake-up word: what the loop thread is doing, so other threads wake it only when it sleeps
+    // (one eventfd write or selector wakeup per sleep, however many submissions arrive).
+    private static final int AWAKE = 0;
+    private static final int POLLING = 1; // blocked in IoHandler.poll: wake with io.wakeup()
+    private static final int PARKED = 2;  // parked for less than the backend's resolution: unpark
+    private static final VarHandle WAKE;
+
+    static {
+        try {
+            WAKE = MethodHandles.lookup().findVarHandle(Engine.class, "wakeState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * What the engine is told when it is made.
+     *
+     * @param backendName           the backend's name, for messages
+     * @param timersName            the timer strategy's name, for messages
+     * @param debug                 wrap callbacks to remember where they were scheduled, log slow ones
+     * @param slowCallbackNanos     in debug mode, callbacks at least this slow are logged
+     * @param maxTimersPerIteration due timers moved to the ready queue per iteration at most
+     * @param maxInboxPerIteration  submissions from other threads taken per drain at most
+     */
+    public record Settings(String backendName, String timersName, boolean debug, long slowCallbackNanos,
+                           int maxTimersPerIteration, int maxInboxPerIteration) {
+    }
+
+    private final IoHandler io;
+    private final TimerQueue timers;
+    private final LoopClock clock;
+    private final String backendName;
+    private final String timersName;
+    private final boolean debug;
+    private final long slowCallbackNanos;
+    private final int maxTimersPerIteration;
+    private final int maxInboxPerIteration;
+    private final long ioResolutionNanos;
+
+    private final ArrayDeque<Runnable> ready = new ArrayDeque<>(1024);
+    private final Inbox inbox;
+    private final Consumer<TimerNode> fireTimer = node -> ready.addLast((EngineTimer) node);
+    private final MessagePassingQueue.Consumer<Object> fromInbox = this::acceptFromInbox;
+    private final List<Runnable> closeHooks = new ArrayList<>();
+    private final Map<Key<?>, Object> extensions = new IdentityHashMap<>();
+    private final AutoCloseable clockSubscription;
+
+    private volatile Thread owner;
+    private volatile boolean stopping;
+    private volatile boolean closed;
+    private boolean closing;
+    private long timerSequence;
+    private long iterations;
+    private volatile int wakeState;
+
+    protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, Settings settings) {
+        this.io = Objects.requireNonNull(io, "io");
+        this.timers = Objects.requireNonNull(timers, "timers");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.backendName = settings.backendName();
+        this.timersName = settings.timersName();
+        this.debug = settings.debug();
+        this.slowCallbackNanos = settings.slowCallbackNanos();
+        this.maxTimersPerIteration = settings.maxTimersPerIteration();
+        this.maxInboxPerIteration = settings.maxInboxPerIteration();
+        this.ioResolutionNanos = Math.max(1, io.resolutionNanos());
+        this.inbox = new Inbox("backend " + backendName);
+        this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
+    }
+
+    /**
+     * The engine behind {@code loop}, for the layers built on the engine inside loop-api: every loop
+     * from {@code Loops.open} is one.
+     *
+     * @throws IllegalArgumentException for any other object
+     */
+    public static Engine of(Object loop) {
+        if (loop instanceof Engine e) {
+            return e;
+        }
+        throw new IllegalArgumentException("not a loop from Loops.open(): " + loop);
+    }
+
+    /** The engine running on this thread (or lent to it, see {@link #bindCurrent}), or null. */
+    public static Engine current() {
+        return CURRENT.get();
+    }
+
+    /** Marks a fallback task's virtual thread as running {@code engine} (null: unmarks it). */
+    public static void bindCurrent(Engine engine) {
+        if (engine == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(engine);
+        }
+    }
+
+    /**
+     * Hands the loop thread's identity to {@code t} (a fallback task's virtual thread) while the
+     * real loop thread waits for it, so {@link #inLoop()} and the fast paths hold inside the task.
+     */
+    public final void lendTo(Thread t) {
+        owner = t;
+    }
+
+    // ---------------------------------------------------------------- scheduling (any thread)
+
+    /** Runs {@code callback} in a later iteration, after everything already scheduled. Any thread. */
+    public final void callSoon(Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        Runnable r = debug ? DebugCallback.wrap(callback) : callback;
+        if (Thread.currentThread() == owner) {
+            ready.addLast(r);
+        } else {
+            submit(r);
+        }
+    }
+
+    /** A callback for a timer, wrapped in debug mode so a slow one says where it was scheduled. */
+    protected final Runnable timerCallback(Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        return debug ? DebugCallback.wrap(callback) : callback;
+    }
+
+    /** Queues {@code t} (made for this engine) by its deadline. Any thread. */
+    public final void schedule(EngineTimer t) {
+        if (Thread.currentThread() == owner) {
+            if (closing) {
+                t.cancel(); // timers cannot outlive the loop: scheduled while closing means cancelled
+            } else {
+                t.sequence(timerSequence++);
+                timers.add(t);
+            }
+        } else {
+            submit(t);
+        }
+    }
+
+    /** Cancel of a timer: remove it now on the loop thread, else let the loop remove it. */
+    final void timerCancelled(EngineTimer t) {
+        if (Thread.currentThread() == owner) {
+            timers.remove(t);
+        } else if (!inbox.isShut()) {
+            try {
+                submit(t);
+            } catch (RejectedExecutionException closedMeanwhile) {
+                // the loop closed and dropped its timers: nothing left to remove
+            }
+        }
+    }
+
+    private void submit(Object item) {
+        if (inbox.offer(item)) {
+            wakeIfSleeping();
+        }
+    }
+
+    /** Wakes the loop if it is blocked in its poll or parked; costs nothing when it is awake. Any thread. */
+    public final void wakeIfSleeping() {
+        int s = wakeState;
+        if (s != AWAKE && WAKE.compareAndSet(this, s, AWAKE)) {
+            if (s == POLLING) {
+                io.wakeup();
+            } else {
+                LockSupport.unpark(owner);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- running
+
+    /** Runs iterations until {@link #stop()}, or until the thread running them is interrupted. */
+    public final void runForever() {
+        enter();
+        try {
+            Thread me = Thread.currentThread();
+            do {
+                runOnce();
+            } while (!stopping && !me.isInterrupted()); // an interrupt stops the loop like stop()
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * One iteration. This is the only place callbacks run; the phases are listed in the same words
+     * in docs/design.md.
+     */
+    public final void runOnce() {
+        iterations++;
+        // 1. Move work submitted by other threads (MPSC inbox) into the ready queue.
+        drainInbox();
+
+        // 2. Compute the poll timeout: 0 if anything is ready or a stop is pending; else until the
+        //    earliest timer; else forever.
+        long timeout = 0;
+        if (ready.isEmpty() && !stopping) {
+            timeout = prepareToSleep();
+        }
+
+        // 3. Poll the I/O backend; readiness handlers enqueue their callbacks.
+        poll(timeout);
+
+        // 4. Move every timer whose deadline has passed into the ready queue (capped per
+        //    iteration), then the work other threads submitted while we polled.
+        if (timers.size() > 0) {
+            timers.expire(clock.nanoTime(), maxTimersPerIteration, fireTimer);
+        }
+        drainInbox();
+
+        // 5. Run exactly the callbacks that were ready when this step began; callbacks they
+        //    schedule run in the next iteration.
+        for (int n = ready.size(); n > 0; n--) {
+            runCallback(ready.pollFirst());
+        }
+    }
+
+    /** Publishes "about to sleep", then takes the last look that makes a lost wake-up impossible. */
+    private long prepareToSleep() {
+        WAKE.setVolatile(this, POLLING);
+        long timeout = IoHandler.BLOCK_UNTIL_WOKEN;
+        if (!inbox.isEmpty() || stopping || Thread.currentThread().isInterrupted()) {
+            timeout = 0; // interrupted: this is the last iteration, and a backend may not see it
+        } else {
+            long next = timers.nextDeadline();
+            if (next != TimerQueue.NO_DEADLINE) {
+                long now = clock.nanoTime();
+                if (next <= now) {
+                    timeout = 0;
+                } else if (!clock.isReal()) {
+                    // A virtual clock: never wait for real. It either jumps to the deadline by
+                    // itself, or the loop blocks until the clock is advanced (which wakes it).
+                    timeout = clock.idle(next) ? 0 : IoHandler.BLOCK_UNTIL_WOKEN;
+                } else {
+                    timeout = next - now;
+                }
+            }
+        }
+        if (timeout == 0) {
+            wakeState = AWAKE;
+        }
+        return timeout;
+    }
+
+    private void poll(long timeout) {
+        try {
+            if (timeout > 0 && timeout < ioResolutionNanos) {
+                // Due sooner than the backend can time a wait (epoll and Selector count
+                // milliseconds): take what I/O is ready without blocking, then park for exactly the
+                // rest, so the loop neither spins nor oversleeps.
+                io.poll(0);
+                if (ready.isEmpty() && inbox.isEmpty() && WAKE.compareAndSet(this, POLLING, PARKED)) {
+                    LockSupport.parkNanos(this, timeout);
+                }
+            } else {
+                io.poll(timeout);
+            }
+        } catch (Throwable t) {
+            report("I/O backend " + backendName + " failed to poll", t, io);
+        } finally {
+            if (timeout != 0) {
+                wakeState = AWAKE;
+            }
+        }
+    }
+
+    private void drainInbox() {
+        inbox.drain(fromInbox, maxInboxPerIteration);
+    }
+
+    private void acceptFromInbox(Object item) {
+        if (item instanceof EngineTimer t) {
+            // A timer created or cancelled on another thread: schedule it, or drop it.
+            if (t.isCancelled()) {
+                timers.remove(t);
+            } else if (closing) {
+                t.cancel();
+            } else {
+                t.sequence(timerSequence++);
+                timers.add(t);
+            }
+        } else {
+            ready.addLast((Runnable) item);
+        }
+    }
+
+    private void runCallback(Runnable r) {
+        long start = debug ? System.nanoTime() : 0;
+        try {
+            r.run();
+        } catch (Throwable t) {
+            report("exception in callback " + r, t, r);
+        }
+        if (debug) {
+            long took = System.nanoTime() - start;
+            if (took >= slowCallbackNanos) {
+                LOG.log(System.Logger.Level.WARNING, "loop (" + backendName + "): executing " + r + " took "
+                        + java.time.Duration.ofNanos(took).toMillis() + " ms" + DebugCallback.siteOf(r));
+            }
+        }
+    }
+
+    private void enter() {
+        if (closed || closing) {
+            throw new IllegalStateException("loop is closed (backend " + backendName + "): cannot run it");
+        }
+        if (owner != null) {
+            throw new IllegalStateException("loop is already running on thread " + owner.getName());
+        }
+        if (CURRENT.get() != null) {
+            throw new IllegalStateException("another loop is already running on thread "
+                    + Thread.currentThread().getName());
+        }
+        owner = Thread.currentThread();
+        CURRENT.set(this);
+    }
+
+    private void exit() {
+        stopping = false;
+        owner = null;
+        CURRENT.remove();
+    }
+
+    /** Makes the running loop return after the iteration in progress. Any thread. */
+    public final void stop() {
+        stopping = true;
+        if (Thread.currentThread() != owner) {
+            wakeIfSleeping();
+        }
+    }
+
+    // ---------------------------------------------------------------- extensions and closing
+
+    /** Names one kind of per-loop state kept by a layer above the engine (see {@link #extension}). */
+    public static final class Key<T> {
+        private final String name;
+
+        public Key(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * The per-loop state of a layer above the engine, made by {@code create} on first use. A layer
+     * that must release something when the loop closes registers a {@linkplain #addCloseHook close
+     * hook} from {@code create}. Loop thread, or any thread while the loop is not running.
+     */
+    @SuppressWarnings("unchecked")
+    public final <T> T extension(Key<T> key, Function<Engine, T> create) {
+        Object e = extensions.get(key);
+        if (e == null) {
+            e = Objects.requireNonNull(create.apply(this), "extension " + key);
+            extensions.put(key, e);
+        }
+        return (T) e;
+    }
+
+    /** Runs {@code hook} on the closing thread when the loop closes, before timers are cancelled. */
+    public final void addCloseHook(Runnable hook) {
+        closeHooks.add(hook);
+    }
+
+    /**
+     * Closes the loop: close hooks run, pending timers are cancelled, scheduled callbacks run, the
+     * backend is released. Nothing submitted before this returns is lost. Idempotent.
+     *
+     * @throws IllegalStateException if the loop is running
+     */
+    public final void close() {
+        synchronized (this) {
+            if (owner != null) {
+                throw new IllegalStateException("close() called on a running loop (thread " + owner.getName()
+                        + "): call stop() and close it after runForever() returns");
+            }
+            if (closed) {
+                return;
+            }
+            owner = Thread.currentThread();
+            closing = true;
+            stopping = true; // every pass below polls without blocking
+        }
+        inbox.shut();
+        // Tasks resumed by the close hooks look the loop up through CURRENT, as when it runs.
+        Engine previous = CURRENT.get();
+        CURRENT.set(this);
+        try {
+            for (Runnable hook : closeHooks) {
+                runCallback(hook);
+            }
+            drainInbox();
+            timers.clear(node -> ((EngineTimer) node).cancel());
+            int passes = 0;
+            while ((!ready.isEmpty() || !inbox.isEmpty()) && passes++ < MAX_CLOSE_PASSES) {
+                runOnce();
+            }
+        } finally {
+            inbox.seal(fromInbox);
+            // What the seal took runs now; the inbox is no longer drained by this thread.
+            int passes = 0;
+            while (!ready.isEmpty() && passes++ < MAX_CLOSE_PASSES) {
+                runOnce();
+            }
+            if (!ready.isEmpty()) {
+                report("loop closed with " + ready.size() + " callbacks still being rescheduled after "
+                        + MAX_CLOSE_PASSES + " passes; they were dropped", null, null);
+            }
+            try {
+                io.close();
+            } catch (Throwable t) {
+                report("I/O backend " + backendName + " failed to close", t, io);
+            }
+            try {
+                clockSubscription.close();
+            } catch (Exception ignored) {
+                // unsubscribing from a clock cannot fail in a way that matters here
+            }
+            bindCurrent(previous);
+            synchronized (this) {
+                closed = true;
+                owner = null;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    /**
+     * Hands an error nobody else can receive to the loop's exception handler ({@link #handle}).
+     * Never throws: a handler that fails is logged together with what it was handling.
+     */
+    public final void report(String message, Throwable error, Object source) {
+        try {
+            handle(message, error, source);
+        } catch (Throwable handlerFailed) {
+            if (error != null && handlerFailed != error) {
+                handlerFailed.addSuppressed(error);
+            }
+            logDefault("the loop's exception handler failed while handling: " + message, handlerFailed);
+        }
+    }
+
+    /** The loop's exception handler: the user's, or {@link #logDefault}. May throw. */
+    protected abstract void handle(String message, Throwable error, Object source) throws Throwable;
+
+    /** What the default exception handler does: log at ERROR on the {@code dev.loop} logger. */
+    protected final void logDefault(String message, Throwable error) {
+        LOG.log(System.Logger.Level.ERROR, "loop (" + backendName + "): " + message, error);
+    }
+
+    // ---------------------------------------------------------------- state
+
+    /** The loop's clock, in nanoseconds. Any thread. */
+    public final long time() {
+        return clock.nanoTime();
+    }
+
+    /** The backend below this engine. */
+    public final IoHandler io() {
+        return io;
+    }
+
+    /** True while a thread runs the loop and it is not closing. Any thread. */
+    public final boolean isRunning() {
+        return owner != null && !closing;
+    }
+
+    /** Any thread. */
+    public final boolean isClosed() {
+        return closed;
+    }
+
+    /** True once {@link #close()} began. Loop thread. */
+    public final boolean isClosing() {
+        return closing;
+    }
+
+    /** True on the thread that runs this loop right now. Any thread. */
+    public final boolean inLoop() {
+        return Thread.currentThread() == owner;
+    }
+
+    public final String backendName() {
+        return backendName;
+    }
+
+    public final String timersName() {
+        return timersName;
+    }
+
+    public final boolean isDebug() {
+        return debug;
+    }
+
+    /** Nothing ready and nothing submitted: used by close to know a round of task cancels settled. */
+    public final boolean idle() {
+        return ready.isEmpty() && inbox.isEmpty();
+    }
+
+    /** Iterations run so far. */
+    public final long iterations() {
+        return iterations;
+    }
+
+    /** Timers queued right now. */
+    public final int pendingTimers() {
+        return timers.size();
+    }
+
+    /** Callbacks ready to run right now. */
+    public final int readyCallbacks() {
+        return ready.size();
+    }
+
+    @Override
+    public String toString() {
+        return "Loop[" + backendName + "/" + timersName + (closed ? ", closed" : owner != null ? ", running" : "") + "]";
+    }
+}

@@ -1,0 +1,139 @@
+package dev.loop.net;
+
+import dev.loop.Loop;
+import dev.loop.LoopFuture;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * A TCP connection owned by a loop. Not thread-safe: call it on the loop thread (from callbacks,
+ * or from tasks running on the loop); the futures it returns may be awaited from anywhere.
+ *
+ * <p>Reading comes in two styles, one at a time: <em>pull</em>, where each {@link #read},
+ * {@link #readExactly}, {@link #readUntil} or {@link #readLine} returns a future (one pending at a
+ * time), and <em>push</em>, where a {@link ConnectionHandler} set with {@link #setHandler} receives
+ * every chunk as it arrives (asyncio's {@code Protocol.data_received}). Nothing is read from the
+ * socket while neither asks for data, so a connection nobody reads pushes back on its peer.
+ *
+ * <p>Writing: {@link #write} hands bytes to the kernel at once when it can and queues a copy of
+ * the rest. The queue is unbounded, but {@link #isWritable()} and {@link #drain()} say when it holds
+ * more than the {@linkplain SocketOptions#highWatermark() high watermark}: a writer that waits for
+ * {@code drain()} keeps memory bounded however slow the reader is.
+ *
+ * <p>When the loop closes, every connection it owns is closed and every pending future of it fails
+ * with an {@link java.io.IOException}.
+ */
+public interface Connection {
+
+    /** The loop this connection belongs to. */
+    Loop loop();
+
+    /**
+     * Reads at least one byte into {@code dst} (from its position to its limit). Bytes already
+     * buffered by the stream helpers are returned first.
+     *
+     * @return a future of the count read, or -1 at end of stream; it fails with an
+     *         {@link java.io.IOException} if the connection fails or closes first, and with a
+     *         {@link java.net.SocketTimeoutException} after the read timeout
+     * @throws IllegalStateException if another read is pending or a handler is set
+     */
+    LoopFuture<Integer> read(ByteBuffer dst);
+
+    /**
+     * Reads exactly {@code n} bytes.
+     *
+     * @return a future of a buffer holding them (position 0, limit n); fails with
+     *         {@link java.io.EOFException} if the stream ends first
+     */
+    LoopFuture<ByteBuffer> readExactly(int n);
+
+    /**
+     * Reads up to and including the first {@code delimiter}.
+     *
+     * @param maxLength the most bytes, delimiter included, to buffer while looking for it
+     * @return a future of the bytes (delimiter included); fails with {@link LimitExceededException}
+     *         when {@code maxLength} bytes hold no delimiter (they stay buffered), or with
+     *         {@link java.io.EOFException} if the stream ends first
+     */
+    LoopFuture<ByteBuffer> readUntil(byte[] delimiter, int maxLength);
+
+    /**
+     * Reads one line ended by {@code \n}, decoded as UTF-8, without its {@code \n} or
+     * {@code \r\n}. At end of stream: the last unterminated line, then {@code null}.
+     *
+     * @param maxLength the most bytes, line ending included
+     * @return a future of the line; fails with {@link LimitExceededException} for a longer line
+     */
+    LoopFuture<String> readLine(int maxLength);
+
+    /**
+     * Switches to push-style reading: {@code handler} receives every chunk read. {@code null}
+     * switches back to pull style (nothing is read until asked).
+     *
+     * @throws IllegalStateException if a pull read is pending
+     */
+    void setHandler(ConnectionHandler handler);
+
+    /** Stops reading until {@link #resumeReading()} (push style); the peer is then pushed back on. */
+    void pauseReading();
+
+    void resumeReading();
+
+    /**
+     * Writes {@code src}'s remaining bytes; on return {@code src} is consumed (its position is its
+     * limit) and may be reused: what the kernel did not take at once was copied.
+     *
+     * @return a future done once every byte of this write is handed to the kernel; it fails with an
+     *         {@link java.io.IOException} if the connection fails or closes first
+     */
+    LoopFuture<Void> write(ByteBuffer src);
+
+    /** Writes {@code bytes} as {@link #write(ByteBuffer)} does. */
+    default LoopFuture<Void> write(byte[] bytes) {
+        return write(ByteBuffer.wrap(bytes));
+    }
+
+    /** False while more than the high watermark is queued, until the queue is back to the low one. */
+    boolean isWritable();
+
+    /** Bytes queued for the kernel right now. */
+    long queuedBytes();
+
+    /**
+     * A future done when the outgoing queue holds at most the low watermark (at once, if it does).
+     * Fails like writes do.
+     */
+    LoopFuture<Void> drain();
+
+    /**
+     * Half-close: after the queued bytes are sent, the peer reads end of stream. This side can still
+     * read. Writes afterwards fail.
+     */
+    void shutdownOutput();
+
+    /**
+     * Graceful close: stops reading, sends what is queued, then closes. Pending reads fail with
+     * {@link java.nio.channels.ClosedChannelException}. Idempotent.
+     *
+     * @return {@link #closeFuture()}
+     */
+    LoopFuture<Void> close();
+
+    /** Closes at once with a reset (SO_LINGER 0), dropping the queue; pending writes fail. */
+    void abort();
+
+    /** Done (never failed) once the connection is closed, whatever closed it. */
+    LoopFuture<Void> closeFuture();
+
+    boolean isOpen();
+
+    /** True once end of stream was read. */
+    boolean isInputShutdown();
+
+    InetSocketAddress localAddress();
+
+    InetSocketAddress remoteAddress();
+
+    /** The options this connection was opened with. */
+    SocketOptions options();
+}

@@ -1,0 +1,114 @@
+package dev.loop.net;
+
+import dev.loop.Loop;
+import dev.loop.LoopFuture;
+import dev.loop.LoopGroup;
+import dev.loop.engine.Engine;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * TCP on a loop: {@link #listen} and {@link #connect}, on whichever backend the loop runs; and
+ * servers that accept on every loop of a {@link LoopGroup}.
+ *
+ * <p>Call these on the loop thread, or on any thread while the loop is not running (to set up a
+ * server before {@link Loop#runForever()}). Addresses must be resolved: a DNS lookup blocks, so do
+ * it before, or on another thread.
+ */
+public final class Net {
+    private Net() {
+    }
+
+    /**
+     * Listens on {@code address} with default options.
+     *
+     * @see #listen(Loop, InetSocketAddress, ServerOptions, Consumer)
+     */
+    public static Server listen(Loop loop, InetSocketAddress address, Consumer<Connection> onAccept) throws IOException {
+        return listen(loop, address, ServerOptions.defaults(), onAccept);
+    }
+
+    /**
+     * Listens on {@code address}; each accepted connection is handed to {@code onAccept} in the
+     * loop's callback phase, which then reads it (pull style) or sets its handler (push style).
+     *
+     * @throws java.net.BindException naming the address when it is in use
+     * @throws UnsupportedOperationException when an option (SO_REUSEPORT) is not supported by the
+     *                                       backend on this platform, or the backend has no sockets
+     */
+    public static Server listen(Loop loop, InetSocketAddress address, ServerOptions options,
+                                Consumer<Connection> onAccept) throws IOException {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(onAccept, "onAccept");
+        Objects.requireNonNull(onAccept, "onAccept");
+        NetRegistry net = registry(loop, address);
+        TcpServer server = new TcpServer(net, options, onAccept);
+        server.listen(address);
+        return server;
+    }
+
+    /**
+     * Listens on {@code address} on behalf of every loop of {@code group} with
+     * {@link AcceptMode#AUTO}.
+     *
+     * @see #listen(LoopGroup, InetSocketAddress, ServerOptions, AcceptMode, Consumer)
+     */
+    public static GroupServer listen(LoopGroup group, InetSocketAddress address, ServerOptions options,
+                                     Consumer<Connection> onAccept) throws IOException {
+        return listen(group, address, options, AcceptMode.AUTO, onAccept);
+    }
+
+    /**
+     * Listens on {@code address} on behalf of every loop of {@code group}; each accepted
+     * connection lives on one loop, and {@code onAccept} runs on that loop's thread. Blocks until
+     * every loop is ready, so call it from a thread that is not one of the group's loops.
+     *
+     * @throws java.net.BindException naming the address when it is in use
+     * @throws UnsupportedOperationException with {@link AcceptMode#REUSE_PORT} on a backend or
+     *                                       platform without {@code SO_REUSEPORT}
+     * @throws IllegalStateException         if the group is closed, or when called on one of its loops
+     */
+    public static GroupServer listen(LoopGroup group, InetSocketAddress address, ServerOptions options,
+                                     AcceptMode mode, Consumer<Connection> onAccept) throws IOException {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(onAccept, "onAccept");
+        return GroupListen.listen(group, address, options, mode, onAccept);
+    }
+
+    /** Connects with default options. */
+    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address) {
+        return connect(loop, address, SocketOptions.defaults());
+    }
+
+    /**
+     * Connects to {@code address}. Never blocks: every failure arrives through the future, a refused
+     * connect as a {@link java.net.ConnectException} naming the address, a connect slower than
+     * {@link SocketOptions#connectTimeout()} as a {@link java.net.SocketTimeoutException}.
+     */
+    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
+        Objects.requireNonNull(options, "options");
+        NetRegistry net = registry(loop, address);
+        return new TcpConnection(net, options, null, address).connect();
+    }
+
+    private static NetRegistry registry(Loop loop, InetSocketAddress address) {
+        Objects.requireNonNull(address, "address");
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException("unresolved address " + address
+                    + ": resolve it first (a DNS lookup would block the loop)");
+        }
+        Objects.requireNonNull(loop, "loop");
+        if (loop.isClosed()) {
+            throw new IllegalStateException("loop is closed (backend " + loop.backendName() + ")");
+        }
+        if (loop.isRunning() && !loop.inLoop()) {
+            throw new IllegalStateException("call on the loop thread while the loop runs (use loop.callSoon): " + loop);
+        }
+        return NetRegistry.of(loop);
+    }
+}

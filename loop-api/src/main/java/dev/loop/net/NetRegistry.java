@@ -1,0 +1,95 @@
+package dev.loop.net;
+
+import dev.loop.Loop;
+import dev.loop.engine.Engine;
+import dev.loop.spi.NetIo;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything one loop owns on the network: its listening sockets and connections, so closing the
+ * loop closes them all and fails what they still have pending. Kept as the engine's
+ * {@linkplain Engine#extension extension}, so the engine itself knows nothing of sockets. Not
+ * thread-safe: loop thread only.
+ *
+ * <p>Also holds the one read buffer that push-style connections share: a handler consumes each
+ * chunk during its call, so a thousand idle connections cost no buffer memory at all.
+ */
+final class NetRegistry {
+    private static final Engine.Key<NetRegistry> KEY = new Engine.Key<>("net");
+
+    /** A socket the loop owns. */
+    interface Owned {
+        /** The loop is closing: release the socket and fail every pending operation with {@code why}. */
+        void loopClosing(IOException why);
+    }
+
+    final Loop loop;
+    final NetIo io;
+    private final Set<Owned> owned = new LinkedHashSet<>();
+    private ByteBuffer scratch;
+
+    private NetRegistry(Loop loop, NetIo io) {
+        this.loop = loop;
+        this.io = io;
+    }
+
+    /**
+     * The registry of {@code loop}, made on first use, when it registers the close hook that closes
+     * every socket with the loop.
+     *
+     * @throws UnsupportedOperationException if the loop's backend has no sockets
+     */
+    static NetRegistry of(Loop loop) {
+        return Engine.of(loop).extension(KEY, engine -> {
+            NetIo nio = engine.io().net();
+            if (nio == null) {
+                throw new UnsupportedOperationException("backend " + engine.backendName() + " has no sockets");
+            }
+            NetRegistry r = new NetRegistry(loop, nio);
+            engine.addCloseHook(r::closeAll);
+            return r;
+        });
+    }
+
+    void add(Owned o) {
+        owned.add(o);
+    }
+
+    void remove(Owned o) {
+        owned.remove(o);
+    }
+
+    int size() {
+        return owned.size();
+    }
+
+    /** The shared read buffer, cleared, with its limit at {@code size}. */
+    ByteBuffer scratch(int size) {
+        ByteBuffer s = scratch;
+        if (s == null || s.capacity() < size) {
+            // direct: the JDK and native backends read into it without an extra copy
+            s = scratch = ByteBuffer.allocateDirect(size);
+        }
+        s.clear().limit(size);
+        return s;
+    }
+
+    /** The loop's close hook. */
+    private void closeAll() {
+        List<Owned> all = new ArrayList<>(owned);
+        owned.clear();
+        IOException why = new IOException("the loop was closed (backend " + loop.backendName() + ")");
+        for (Owned o : all) {
+            try {
+                o.loopClosing(why);
+            } catch (RuntimeException e) {
+                loop.callExceptionHandler("closing " + o + " while the loop closed failed", e, o);
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package dev.loop.net;
+
+import dev.loop.Loop;
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoServerSocket;
+import dev.loop.spi.IoSocket;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The engine's {@link Server}. Not thread-safe: loop thread only. Like a connection it is its own
+ * readiness receiver and callback: the poll only schedules it, accepting happens in the callback
+ * phase, at most {@link ServerOptions#maxAcceptsPerWakeup()} connections per readiness event.
+ */
+final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
+    /** Where a group's accepting loop sends accepted sockets instead of adopting them itself. */
+    interface Dispatch {
+        /** Called on the accepting loop's thread with a socket no poller knows yet. */
+        void dispatch(IoSocket accepted);
+    }
+
+    /**
+     * How long accepting pauses after accept() failed (out of file descriptors, typically): the
+     * listening socket stays readable, and retrying at once would spin the loop.
+     */
+    static final Duration ACCEPT_BACKOFF = Duration.ofMillis(100);
+
+    private final Loop loop;
+    private final NetRegistry net;
+    private final ServerOptions options;
+    private final Consumer<Connection> onAccept;
+    private final Set<TcpConnection> connections = new LinkedHashSet<>();
+    private final Map<SocketOption<?>, Object> acceptedOptions;
+    private IoServerSocket socket;
+    private InetSocketAddress local;
+    private boolean scheduled;
+    private boolean open;
+    private Dispatch dispatch; // null: connections stay on this loop
+
+    TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
+        this.net = net;
+        this.loop = net.loop;
+        this.options = options;
+        this.onAccept = onAccept;
+        Map<SocketOption<?>, Object> o = options.accepted().kernelOptions();
+        // the receive buffer was set on the listener and is inherited: setting it again is too late
+        o.remove(java.net.StandardSocketOptions.SO_RCVBUF);
+        this.acceptedOptions = o;
+    }
+
+    /** Hands every accepted socket to {@code d}; set before {@link #listen}. */
+    void dispatchTo(Dispatch d) {
+        this.dispatch = d;
+    }
+
+    /**
+     * Makes this a server without a socket of its own, which adopts the connections another loop of
+     * its group accepted on {@code address} (see {@link #adoptFrom}).
+     */
+    void shard(InetSocketAddress address) {
+        local = address;
+        open = true;
+        net.add(this);
+    }
+
+    void listen(InetSocketAddress address) throws IOException {
+        socket = net.io.listen(address, options.backlog(), options.kernelOptions(), this);
+        local = socket.localAddress();
+        open = true;
+        net.add(this);
+        socket.interest(true, false);
+    }
+
+    @Override
+    public void onReady(int readyOps) {
+        if (!scheduled) {
+            scheduled = true;
+            loop.callSoon(this);
+        }
+    }
+
+    @Override
+    public void run() {
+        scheduled = false;
+        for (int i = 0; i < options.maxAcceptsPerWakeup() && open; i++) {
+            IoSocket s;
+            try {
+                s = socket.accept();
+            } catch (IOException e) {
+                loop.callExceptionHandler("accepting on " + local + " failed; pausing accepts for " + ACCEPT_BACKOFF.toMillis()
+                        + " ms", e, this);
+                socket.interest(false, false);
+                loop.callLater(ACCEPT_BACKOFF, () -> {
+                    if (open) {
+                        socket.interest(true, false);
+                    }
+                });
+                return;
+            }
+            if (s == null) {
+                return;
+            }
+            if (dispatch != null) {
+                dispatch.dispatch(s);
+            } else {
+                adopt(s);
+            }
+        }
+    }
+
+    /**
+     * Takes over a socket that another loop of the group accepted; on this loop's thread, from its
+     * inbox. A closed server, or a socket that cannot be registered here, closes it.
+     */
+    void adoptFrom(IoSocket foreign) {
+        if (!open) {
+            foreign.close();
+            return;
+        }
+        IoSocket mine;
+        try {
+            mine = net.io.adopt(foreign);
+        } catch (IOException | RuntimeException e) {
+            foreign.close();
+            loop.callExceptionHandler("adopting a connection from " + foreign.remoteAddress() + " failed; closed it", e, this);
+            return;
+        }
+        adopt(mine);
+    }
+
+    /** Adopts a socket accepted on this loop. */
+    void adopt(IoSocket s) {
+        TcpConnection c = new TcpConnection(net, options.accepted(), this, s.remoteAddress());
+        try {
+            for (Map.Entry<SocketOption<?>, Object> e : acceptedOptions.entrySet()) {
+                setOption(s, e.getKey(), e.getValue());
+            }
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            loop.callExceptionHandler("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
+            return;
+        }
+        c.accepted(s);
+        connections.add(c);
+        try {
+            onAccept.accept(c);
+        } catch (RuntimeException e) {
+            loop.callExceptionHandler("exception in the accept handler of " + this, e, onAccept);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void setOption(IoSocket s, SocketOption<T> option, Object value) throws IOException {
+        s.setOption(option, (T) value);
+    }
+
+    void removed(TcpConnection c) {
+        connections.remove(c);
+    }
+
+    @Override
+    public void close(boolean closeConnections) {
+        if (open) {
+            open = false;
+            if (socket != null) {
+                socket.close();
+            }
+            net.remove(this);
+        }
+        if (closeConnections) {
+            for (TcpConnection c : new ArrayList<>(connections)) {
+                c.close();
+            }
+        }
+    }
+
+    @Override
+    public void loopClosing(IOException why) {
+        open = false;
+        if (socket != null) {
+            socket.close();
+        }
+    }
+
+    @Override
+    public Loop loop() {
+        return loop;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public List<Connection> connections() {
+        return List.copyOf(connections);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public String toString() {
+        return "Server[" + local + (open ? "" : ", closed") + ", " + connections.size() + " connections]";
+    }
+}

@@ -1,0 +1,19 @@
+/**
+ * The loop: its public API ({@code dev.loop}, {@code dev.loop.sync}, {@code dev.loop.net}), the
+ * SPI that backends and timer strategies implement ({@code dev.loop.spi}) and the heap timers.
+ * The engine ({@code dev.loop.engine}) is not exported. See docs/adr/0006-layout.md.
+ */
+module dev.loop {
+    requires org.jctools.core;
+
+    exports dev.loop;
+    exports dev.loop.sync;
+    exports dev.loop.net;
+    exports dev.loop.spi;
+    exports dev.loop.heap;
+
+    uses dev.loop.spi.BackendProvider;
+    uses dev.loop.spi.TimerQueueProvider;
+
+    provides dev.loop.spi.TimerQueueProvider with dev.loop.heap.HeapTimerQueueProvider;
+}

@@ -1,0 +1,45 @@
+package dev.loop.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loop.Loop;
+import dev.loop.LoopOptions;
+import dev.loop.Loops;
+import dev.loop.ProviderInfo;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Discovery with every module of the project on the class path, as a host application has them. */
+class DiscoveryTest {
+
+    @AfterEach
+    void clearProperties() {
+        System.clearProperty(Loops.TIMERS_PROPERTY);
+        System.clearProperty(Loops.BACKEND_PROPERTY);
+    }
+
+    @Test
+    void findsEveryBackendAndTimerStrategyOfTheProject() {
+        List<String> names = Loops.providers().stream().map(ProviderInfo::name).toList();
+        assertTrue(names.containsAll(List.of("select", "epoll", "heap", "wheel")), names.toString());
+    }
+
+    @Test
+    void theBestAvailableIsEpollOnLinuxWithHeapTimers() {
+        boolean epoll = Loops.providers().stream().anyMatch(p -> p.name().equals("epoll") && p.available());
+        try (Loop loop = Loops.open()) {
+            assertEquals(epoll ? "epoll" : "select", loop.backendName());
+            assertEquals("heap", loop.timersName(), "the heap stays the default");
+        }
+    }
+
+    @Test
+    void theWheelIsSelectedByTheSystemProperty() {
+        System.setProperty(Loops.TIMERS_PROPERTY, "wheel");
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
+            assertEquals("wheel", loop.timersName());
+        }
+    }
+}

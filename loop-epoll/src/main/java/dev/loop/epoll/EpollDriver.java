@@ -1,0 +1,202 @@
+package dev.loop.epoll;
+
+import dev.loop.spi.IoHandler;
+import dev.loop.spi.NetIo;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoHandle;
+import io.netty.util.concurrent.ThreadAwareExecutor;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The {@link IoHandler} of backend {@code epoll}: drives Netty's native {@code EpollIoHandler} from
+ * the loop's own iteration instead of Netty's event loop (hence its own name: the two are not the
+ * same kind of thing). Not thread-safe, except
+ * {@link #wakeup()}.
+ *
+ * <p>Netty asks two things of the code that drives it: an executor that knows its own thread (for
+ * the rare registration cancelled from another thread), and a context it reads <em>live</em> inside
+ * {@code run()} after publishing that it is about to block. The second is what makes wake-ups
+ * safe: a wake-up that lands before Netty is inside {@code epoll_wait} is not lost, because
+ * {@link Context#canBlock()} sees {@code wakeupPending} and Netty polls without blocking.
+ *
+ * <p>Sockets ({@link #net()}) are Netty {@code LinuxSocket}s, each an {@code EpollIoHandle}
+ * registered here; see {@link EpollNetIo}.
+ */
+final class EpollDriver implements IoHandler {
+    /**
+     * Netty waits with {@code epoll_pwait2} (nanoseconds) where the kernel has it, else arms a
+     * timerfd for short waits, so the engine never needs to park below a millisecond here.
+     */
+    private static final long RESOLUTION_NANOS = 1_000;
+    private static final VarHandle WAKEUP_CALLS;
+
+    static {
+        try {
+            WAKEUP_CALLS = MethodHandles.lookup().findVarHandle(EpollDriver.class, "wakeupCalls", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Executor executor = new Executor();
+    private final Context context = new Context();
+    private final io.netty.channel.IoHandler netty;
+    private volatile Thread pollingThread;
+    private volatile boolean wakeupPending;
+    private EpollNetIo net;
+    // Diagnostics for tests: wake-ups the engine asked for, polls, and polls that were allowed to
+    // block. The engine asks at most once per sleep, so the atomic add costs nothing that matters.
+    private volatile long wakeupCalls;
+    private long polls;
+    private long sleeps;
+
+    EpollDriver() {
+        this.netty = io.netty.channel.epoll.EpollIoHandler.newFactory().newHandler(executor);
+        this.netty.initialize();
+    }
+
+    @Override
+    public NetIo net() {
+        if (net == null) {
+            net = new EpollNetIo(this);
+        }
+        return net;
+    }
+
+    /** Registers a socket with Netty's handler; on the thread that owns the loop right now. */
+    IoRegistration register(EpollIoHandle handle) throws IOException {
+        try {
+            return netty.register(handle);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("registering " + handle + " with epoll failed", e);
+        }
+    }
+
+    /**
+     * Called by the socket SPI, which runs on the loop's thread or on any thread while the loop is
+     * not running: either way the caller owns the loop now, so Netty must treat it as the loop
+     * thread (a registration cancelled from "another" thread would be deferred to a task).
+     */
+    void enterFromLoopThread() {
+        pollingThread = Thread.currentThread();
+    }
+
+    @Override
+    public int poll(long timeoutNanos) {
+        pollingThread = Thread.currentThread();
+        polls++;
+        executor.runPending();
+        if (timeoutNanos == 0 && (net == null || net.registeredSockets() == 0)) {
+            // No socket is registered, so epoll_wait(0) could only report the wake-up eventfd or the
+            // timerfd, and both are safe to leave unread: they are edge-triggered and Netty never
+            // reads them, so a pending edge stays queued for the next blocking run(), which then
+            // returns at once and settles Netty's pendingWakeup; the timerfd only serves Netty's
+            // deadline, and our timers live in the engine. Skipping saves a system call per
+            // non-blocking iteration of a loop without sockets.
+            wakeupPending = false;
+            return 0;
+        }
+        if (timeoutNanos != 0) {
+            sleeps++;
+        }
+        context.timeoutNanos = timeoutNanos;
+        context.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : -1;
+        try {
+            return netty.run(context);
+        } finally {
+            // Cleared after the wait, never before it: a wake-up sent between the engine's
+            // "about to sleep" and this poll must still stop the wait.
+            wakeupPending = false;
+            executor.runPending();
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        WAKEUP_CALLS.getAndAdd(this, 1L);
+        wakeupPending = true;
+        netty.wakeup(); // one eventfd write, and only if Netty is (about to be) blocked
+    }
+
+    @Override
+    public long resolutionNanos() {
+        return RESOLUTION_NANOS;
+    }
+
+    /** How many times {@link #wakeup()} was called (any thread). */
+    long wakeupCalls() {
+        return wakeupCalls;
+    }
+
+    /** Every poll, blocking or not; read on the loop thread or after it stopped. */
+    long polls() {
+        return polls;
+    }
+
+    /** Polls that were allowed to block (a non-zero timeout); read on the loop thread or after it stopped. */
+    long sleeps() {
+        return sleeps;
+    }
+
+    @Override
+    public void close() {
+        pollingThread = Thread.currentThread();
+        netty.prepareToDestroy(); // cancels every registration and closes its handle
+        executor.runPending();
+        netty.destroy();          // closes the epoll fd, the eventfd and the timerfd
+    }
+
+    /** What Netty reads, live, inside {@code run()}. */
+    private final class Context implements IoHandlerContext {
+        long timeoutNanos;
+        long deadline;
+
+        @Override
+        public boolean canBlock() {
+            // An interrupt cannot end epoll_wait, but one already pending must not start it: the
+            // engine stops after this iteration.
+            return timeoutNanos != 0 && !wakeupPending && !Thread.currentThread().isInterrupted();
+        }
+
+        @Override
+        public long delayNanos(long currentTimeNanos) {
+            return timeoutNanos < 0 ? Long.MAX_VALUE : Math.max(0, deadline - currentTimeNanos);
+        }
+
+        @Override
+        public long deadlineNanos() {
+            // The same instant must always be the same value: Netty skips re-arming its timerfd
+            // when the deadline did not change.
+            return deadline;
+        }
+    }
+
+    /** Netty runs tasks here only to cancel a registration from another thread. */
+    private final class Executor implements ThreadAwareExecutor {
+        private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public boolean isExecutorThread(Thread thread) {
+            return thread == pollingThread;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+            wakeup();
+        }
+
+        void runPending() {
+            Runnable r;
+            while ((r = tasks.poll()) != null) {
+                r.run();
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.loop.testkit;
+
+import dev.loop.LoopOptions;
+
+/**
+ * One combination of the conformance matrix: a backend, a timer strategy and a task mechanism
+ * ({@code continuation}, {@code threads}, or {@code auto} for the JVM's own choice).
+ *
+ * @param backend   a backend name as {@code Loops.providers()} lists it
+ * @param timers    a timer strategy name
+ * @param mechanism a task mechanism, or null where the suite does not run tasks
+ */
+public record Cell(String backend, String timers, String mechanism) {
+
+    /** The options that open a loop of this cell; the suites add clocks and debug themselves. */
+    public LoopOptions options() {
+        LoopOptions o = LoopOptions.defaults().withBackend(backend).withTimers(timers);
+        return mechanism == null ? o : o.withTaskMechanism(mechanism);
+    }
+
+    @Override
+    public String toString() {
+        return backend + "/" + timers + (mechanism == null ? "" : "/" + mechanism);
+    }
+}

@@ -1,0 +1,156 @@
+package dev.loop.testkit;
+
+import dev.loop.Loop;
+import dev.loop.LoopOptions;
+import dev.loop.Loops;
+import dev.loop.ProviderInfo;
+import dev.loop.net.Net;
+import dev.loop.net.Server;
+import dev.loop.spi.TimerQueueProvider;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The conformance matrix, declared once: every available backend x every available timer
+ * strategy x every task mechanism this JVM can run, all found on the class path (Tokio's
+ * {@code rt_test!}, Netty's testsuite permutations). A suite names the slice it needs with
+ * {@code @MethodSource("dev.loop.testkit.Matrix#...")}; a new backend or timer strategy is tested
+ * by every suite as soon as it is on the class path.
+ *
+ * <p>System properties narrow it for a run: {@value #BACKENDS}, {@value #TIMERS} and
+ * {@value #MECHANISMS} take comma-separated names (a JVM started without the continuation export
+ * runs {@code -Dloop.testkit.mechanisms=auto}, the fallback a user without the flag gets).
+ * Providers found but unavailable are left out, each with its reason on standard error.
+ */
+public final class Matrix {
+    public static final String BACKENDS = "loop.testkit.backends";
+    public static final String TIMERS = "loop.testkit.timers";
+    public static final String MECHANISMS = "loop.testkit.mechanisms";
+
+    private static final Map<String, Boolean> HAS_SOCKETS = new ConcurrentHashMap<>();
+    private static volatile boolean reported;
+
+    private Matrix() {
+    }
+
+    /** Backends x timer strategies: the engine's suites, which run no tasks. */
+    public static Stream<Cell> loops() {
+        List<Cell> cells = new ArrayList<>();
+        for (String b : backends()) {
+            for (String t : timers()) {
+                cells.add(new Cell(b, t, null));
+            }
+        }
+        return cells.stream();
+    }
+
+    /** Backends x timer strategies x task mechanisms. */
+    public static Stream<Cell> tasks() {
+        return withMechanisms(backends());
+    }
+
+    /** Backends that have sockets x timer strategies x task mechanisms. */
+    public static Stream<Cell> sockets() {
+        return withMechanisms(backends().stream().filter(Matrix::hasSockets).toList());
+    }
+
+    /** Backends that have sockets, once each, on the default timers: for suites of whole loop groups. */
+    public static Stream<Cell> groups() {
+        return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null));
+    }
+
+    /** Every available timer strategy, by name, for the suite on the {@code TimerQueue} SPI itself. */
+    public static Stream<String> timerQueues() {
+        return timers().stream();
+    }
+
+    /** A new queue of the named strategy, straight from its provider. */
+    public static dev.loop.spi.TimerQueue newTimerQueue(String name) {
+        for (TimerQueueProvider p : ServiceLoader.load(TimerQueueProvider.class)) {
+            if (p.name().equals(name)) {
+                return p.newTimerQueue();
+            }
+        }
+        throw new IllegalArgumentException("no timer strategy named " + name);
+    }
+
+    private static Stream<Cell> withMechanisms(List<String> backends) {
+        List<Cell> cells = new ArrayList<>();
+        for (String b : backends) {
+            for (String t : timers()) {
+                for (String m : mechanisms()) {
+                    cells.add(new Cell(b, t, m));
+                }
+            }
+        }
+        return cells.stream();
+    }
+
+    static List<String> backends() {
+        return available(ProviderInfo.BACKEND, BACKENDS);
+    }
+
+    static List<String> timers() {
+        return available(ProviderInfo.TIMERS, TIMERS);
+    }
+
+    static List<String> mechanisms() {
+        String only = System.getProperty(MECHANISMS);
+        if (only != null && !only.isBlank()) {
+            return split(only);
+        }
+        return continuationsExported() ? List.of("continuation", "threads") : List.of("threads");
+    }
+
+    /** Whether this JVM lets loop-api use {@code jdk.internal.vm.Continuation}. */
+    public static boolean continuationsExported() {
+        return Object.class.getModule().isExported("jdk.internal.vm", Loop.class.getModule());
+    }
+
+    private static List<String> available(String kind, String property) {
+        List<ProviderInfo> all = Loops.providers().stream().filter(p -> p.kind().equals(kind)).toList();
+        if (!reported) {
+            reported = true;
+            Loops.providers().stream().filter(p -> !p.available())
+                    .forEach(p -> System.err.println("conformance matrix: leaving out " + p.describe()));
+        }
+        List<String> names = all.stream().filter(ProviderInfo::available).map(ProviderInfo::name).toList();
+        String only = System.getProperty(property);
+        if (only != null && !only.isBlank()) {
+            List<String> wanted = split(only);
+            for (String w : wanted) {
+                if (!names.contains(w)) {
+                    throw new IllegalArgumentException("-D" + property + " names " + w + ", which is not available: "
+                            + Loops.providers().stream().map(ProviderInfo::describe).toList());
+                }
+            }
+            return wanted;
+        }
+        return names;
+    }
+
+    private static List<String> split(String csv) {
+        return Stream.of(csv.split(",")).map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** Whether {@code backend} can listen on a socket (a test backend may not). */
+    static boolean hasSockets(String backend) {
+        return HAS_SOCKETS.computeIfAbsent(backend, b -> {
+            try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(b))) {
+                Server s = Net.listen(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), c -> { });
+                s.close();
+                return true;
+            } catch (UnsupportedOperationException | IOException none) {
+                return false;
+            }
+        });
+    }
+}

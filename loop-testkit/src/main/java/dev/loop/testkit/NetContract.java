@@ -1,0 +1,593 @@
+package dev.loop.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loop.Loop;
+import dev.loop.LoopFuture;
+import dev.loop.LoopOptions;
+import dev.loop.Promise;
+import dev.loop.TimerHandle;
+import dev.loop.net.Connection;
+import dev.loop.net.LimitExceededException;
+import dev.loop.net.Net;
+import dev.loop.net.Server;
+import dev.loop.net.ServerOptions;
+import dev.loop.net.SocketOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The TCP contract, written once and run on every backend with sockets x timer strategy x task
+ * mechanism of the {@link Matrix}. Everything runs on 127.0.0.1.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+@Conformance
+@MethodSource("dev.loop.testkit.Matrix#sockets")
+public class NetContract {
+    /** The most any single wait in these tests may take before it counts as a hang. */
+    protected static final Duration PATIENCE = Duration.ofSeconds(8);
+    protected static final InetSocketAddress ANY_PORT = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+
+    @Parameter
+    Cell cell;
+
+    /** The backend under test. */
+    protected LoopOptions options() {
+        return cell.options();
+    }
+
+    @RegisterExtension
+    final OpenLoops loops = new OpenLoops();
+
+    protected Loop open() {
+        return loops.open(options());
+    }
+
+    /** Runs the loop until {@code f} is done, failing the test after {@link #PATIENCE}. */
+    protected static <T> T await(Loop loop, LoopFuture<T> f) {
+        TimerHandle watchdog = loop.callLater(PATIENCE, loop::stop);
+        try {
+            return loop.runUntilComplete(f);
+        } finally {
+            watchdog.cancel();
+        }
+    }
+
+    /** Runs the loop until {@code f} is done and returns its exception. */
+    protected static Throwable awaitFailure(Loop loop, LoopFuture<?> f) {
+        TimerHandle watchdog = loop.callLater(PATIENCE, loop::stop);
+        try {
+            loop.runUntilComplete(f);
+        } catch (Throwable expected) {
+            return expected;
+        } finally {
+            watchdog.cancel();
+        }
+        throw new AssertionError("expected " + f + " to fail");
+    }
+
+    protected static void spin(Loop loop, int iterations) {
+        for (int i = 0; i < iterations; i++) {
+            loop.stop();
+            loop.runForever();
+        }
+    }
+
+    /** A push-style echo server; at end of stream it closes after sending the rest. */
+    protected static Server echoServer(Loop loop) throws IOException {
+        return Net.listen(loop, ANY_PORT, c -> c.setHandler((conn, data) -> conn.write(data)));
+    }
+
+    /** Reads until end of stream, completing with everything read. */
+    protected static LoopFuture<byte[]> readAll(Connection c) {
+        Promise<byte[]> all = c.loop().newPromise();
+        readRest(c, ByteBuffer.allocate(16 * 1024), new ByteArrayOutputStream(), all);
+        return all;
+    }
+
+    private static void readRest(Connection c, ByteBuffer buf, ByteArrayOutputStream acc, Promise<byte[]> all) {
+        buf.clear();
+        c.read(buf).onDone(f -> {
+            if (!f.isSuccess()) {
+                all.tryFail(f.exception());
+            } else if (f.result() < 0) {
+                all.complete(acc.toByteArray());
+            } else {
+                acc.write(buf.array(), 0, f.result());
+                readRest(c, buf, acc, all);
+            }
+        });
+    }
+
+    /** Writes {@code data} in chunks cut at random points, each in its own iteration, then half-closes. */
+    protected static LoopFuture<Void> writeSplit(Connection c, byte[] data, Random rnd) {
+        Promise<Void> done = c.loop().newPromise();
+        writeFrom(c, data, 0, rnd, done);
+        return done;
+    }
+
+    private static void writeFrom(Connection c, byte[] data, int at, Random rnd, Promise<Void> done) {
+        if (at == data.length) {
+            c.shutdownOutput();
+            done.complete(null);
+            return;
+        }
+        int n = Math.min(data.length - at, 1 + rnd.nextInt(Math.max(1, Math.min(data.length, 200_000))));
+        LoopFuture<Void> w = c.write(ByteBuffer.wrap(data, at, n));
+        LoopFuture<Void> next = c.isWritable() ? w : c.drain();
+        next.onDone(f -> {
+            if (f.isSuccess()) {
+                writeFrom(c, data, at + n, rnd, done);
+            } else {
+                done.tryFail(f.exception());
+            }
+        });
+    }
+
+    /** An echo round trip of {@code data} over a new connection: what came back. */
+    protected static LoopFuture<byte[]> echo(Loop loop, InetSocketAddress server, byte[] data, Random rnd) {
+        Promise<byte[]> result = loop.newPromise();
+        Net.connect(loop, server).onDone(cf -> {
+            if (!cf.isSuccess()) {
+                result.fail(cf.exception());
+                return;
+            }
+            Connection c = cf.result();
+            writeSplit(c, data, rnd);
+            readAll(c).onDone(r -> {
+                c.close();
+                if (r.isSuccess()) {
+                    result.complete(r.result());
+                } else {
+                    result.fail(r.exception());
+                }
+            });
+        });
+        return result;
+    }
+
+    protected static byte[] randomBytes(Random rnd, int n) {
+        byte[] b = new byte[n];
+        rnd.nextBytes(b);
+        return b;
+    }
+
+    /** Open file descriptors of this process, or -1 where /proc/self/fd does not exist. */
+    protected static long openFds() {
+        Path fds = Path.of("/proc/self/fd");
+        if (!Files.isDirectory(fds)) {
+            return -1;
+        }
+        try (Stream<Path> s = Files.list(fds)) {
+            return s.count() - 1; // the directory stream itself
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    // ------------------------------------------------------------------ echo
+
+    @Test
+    void echoesRandomSizesByteExactToABlockingClient() throws Exception {
+        Loop loop = open();
+        Server server = echoServer(loop);
+        InetSocketAddress addr = server.localAddress();
+        Random rnd = new Random(1);
+        for (int size : new int[] {1, 2, 1000, 65_537, 1 << 20}) {
+            byte[] data = randomBytes(rnd, size);
+            CompletableFuture<byte[]> client = CompletableFuture.supplyAsync(() -> blockingEcho(addr, data, size));
+            byte[] back = await(loop, LoopFuture.from(client, loop));
+            assertArrayEquals(data, back, "echo of " + size + " bytes");
+        }
+    }
+
+    private static byte[] blockingEcho(InetSocketAddress addr, byte[] data, long seed) {
+        try (Socket s = new Socket(addr.getAddress(), addr.getPort())) {
+            s.setSoTimeout((int) PATIENCE.toMillis());
+            Thread writer = Thread.ofPlatform().start(() -> {
+                try {
+                    OutputStream o = s.getOutputStream();
+                    Random rnd = new Random(seed);
+                    for (int at = 0; at < data.length; ) {
+                        int n = Math.min(data.length - at, 1 + rnd.nextInt(100_000));
+                        o.write(data, at, n);
+                        o.flush();
+                        at += n;
+                    }
+                    s.shutdownOutput();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            byte[] back = s.getInputStream().readAllBytes();
+            writer.join();
+            return back;
+        } catch (IOException | InterruptedException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    @Test
+    void echoesTwoHundredConcurrentConnectionsOfRandomSizes() throws Exception {
+        Loop loop = open();
+        Server server = echoServer(loop);
+        Random rnd = new Random(2);
+        List<byte[]> sent = new ArrayList<>();
+        List<LoopFuture<byte[]>> back = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            int size = Math.min(1 << 20, 1 + rnd.nextInt(1 << rnd.nextInt(21)));
+            byte[] data = randomBytes(rnd, size);
+            sent.add(data);
+            back.add(echo(loop, server.localAddress(), data, new Random(i)));
+        }
+        List<byte[]> got = await(loop, LoopFuture.all(loop, back));
+        for (int i = 0; i < sent.size(); i++) {
+            assertArrayEquals(sent.get(i), got.get(i), "connection " + i);
+        }
+        spin(loop, 3);
+        assertEquals(List.of(), server.connections(), "every accepted connection closed after its EOF");
+    }
+
+    // ------------------------------------------------------------------ half-close
+
+    @Test
+    void halfCloseLetsTheServerAnswerAfterEndOfStream() throws Exception {
+        Loop loop = open();
+        Server server = Net.listen(loop, ANY_PORT, c -> readAll(c).onDone(f -> {
+            c.write(("answer to " + new String(f.result(), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
+            c.close();
+        }));
+        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        client.write("question".getBytes(StandardCharsets.UTF_8));
+        client.shutdownOutput();
+        byte[] answer = await(loop, readAll(client));
+        assertEquals("answer to question", new String(answer, StandardCharsets.UTF_8));
+        assertTrue(client.isInputShutdown());
+    }
+
+    // ------------------------------------------------------------------ failures
+
+    @Test
+    void aResetWhileReadingFailsTheReadAndLeaksNothing() throws Exception {
+        Loop loop = open();
+        Promise<Connection> accepted = loop.newPromise();
+        Server server = Net.listen(loop, ANY_PORT, accepted::complete);
+        resetWhileReading(loop, server, accepted); // once to warm up lazily opened JDK resources
+        long before = openFds();
+        Promise<Connection> again = loop.newPromise();
+        Server second = Net.listen(loop, ANY_PORT, again::complete);
+        long withServer = openFds();
+        resetWhileReading(loop, second, again);
+        spin(loop, 3); // the selector releases a closed channel's fd on its next select
+        if (before >= 0) {
+            assertEquals(withServer, openFds(), "file descriptors leaked");
+        }
+        server.close();
+        second.close();
+        spin(loop, 3);
+        if (before >= 0) {
+            assertEquals(before - 1, openFds(), "file descriptors leaked");
+        }
+    }
+
+    private static void resetWhileReading(Loop loop, Server server, Promise<Connection> accepted) {
+        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection conn = await(loop, accepted);
+        LoopFuture<Integer> read = conn.read(ByteBuffer.allocate(100));
+        spin(loop, 2);
+        assertFalse(read.isDone());
+        client.abort();
+        Throwable e = awaitFailure(loop, read);
+        assertInstanceOf(IOException.class, e);
+        await(loop, conn.closeFuture());
+        assertFalse(conn.isOpen());
+        assertFalse(client.isOpen());
+    }
+
+    @Test
+    void aResetWhileWritingFailsThePendingWrite() throws Exception {
+        Loop loop = open();
+        Promise<Connection> accepted = loop.newPromise();
+        Server server = Net.listen(loop, ANY_PORT,
+                ServerOptions.defaults().withAccepted(SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)),
+                accepted::complete);
+        Connection client = await(loop, Net.connect(loop, server.localAddress(),
+                SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)));
+        Connection conn = await(loop, accepted);
+        LoopFuture<Void> write = conn.write(new byte[8 << 20]); // the client never reads: it stays queued
+        spin(loop, 3);
+        assertFalse(write.isDone());
+        assertTrue(conn.queuedBytes() > 0);
+        client.abort();
+        Throwable e = awaitFailure(loop, write);
+        assertInstanceOf(IOException.class, e);
+        await(loop, conn.closeFuture());
+        assertEquals(0, conn.queuedBytes(), "the queue is dropped with the connection");
+        assertInstanceOf(IOException.class, awaitFailure(loop, conn.write(new byte[1])));
+    }
+
+    @Test
+    void aRefusedConnectFailsPromptlyNamingTheAddress() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Loop loop = open();
+        long start = System.nanoTime();
+        Throwable e = awaitFailure(loop, Net.connect(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), port)));
+        assertInstanceOf(ConnectException.class, e);
+        assertTrue(e.getMessage().contains(":" + port), e.getMessage());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2), "refusal took too long");
+    }
+
+    @Test
+    void bindingAPortInUseFailsNamingTheAddress() throws Exception {
+        Loop loop = open();
+        Server first = Net.listen(loop, ANY_PORT, c -> { });
+        BindException e = assertThrows(BindException.class, () -> Net.listen(loop, first.localAddress(), c -> { }));
+        assertTrue(e.getMessage().contains(first.localAddress().toString()), e.getMessage());
+    }
+
+    @Test
+    void aReadTimeoutFailsTheReadButKeepsTheConnection() throws Exception {
+        Loop loop = open();
+        Server server = Net.listen(loop, ANY_PORT, c -> { });
+        Connection client = await(loop, Net.connect(loop, server.localAddress(),
+                SocketOptions.defaults().withReadTimeout(Duration.ofMillis(30))));
+        Throwable e = awaitFailure(loop, client.read(ByteBuffer.allocate(10)));
+        assertInstanceOf(SocketTimeoutException.class, e);
+        assertTrue(client.isOpen());
+    }
+
+    @Test
+    void anIdleConnectionIsAbortedAfterItsIdleTimeout() throws Exception {
+        Loop loop = open();
+        Promise<Connection> accepted = loop.newPromise();
+        Server server = Net.listen(loop, ANY_PORT,
+                ServerOptions.defaults().withAccepted(SocketOptions.defaults().withIdleTimeout(Duration.ofMillis(40))),
+                accepted::complete);
+        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection conn = await(loop, accepted);
+        client.write(new byte[] {1});
+        long start = loop.time();
+        await(loop, conn.closeFuture());
+        assertTrue(loop.time() - start >= TimeUnit.MILLISECONDS.toNanos(30), "closed before it was idle");
+        assertFalse(conn.isOpen());
+        assertInstanceOf(IOException.class, awaitFailure(loop, client.read(ByteBuffer.allocate(1))), "the peer sees a reset");
+    }
+
+    // ------------------------------------------------------------------ backpressure
+
+    @Test
+    void aWriterToAStalledReaderStaysWithinTheHighWatermarkAndResumes() throws Exception {
+        Loop loop = open();
+        int chunk = 16 * 1024;
+        int high = 64 * 1024;
+        long total = 8L << 20;
+        SocketOptions small = SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
+        Promise<Connection> accepted = loop.newPromise();
+        Server server = Net.listen(loop, ANY_PORT, ServerOptions.defaults().withAccepted(small), accepted::complete);
+        Connection writer = await(loop, Net.connect(loop, server.localAddress(), small));
+        Connection reader = await(loop, accepted);
+        long[] sent = {0};
+        long[] maxQueued = {0};
+        Promise<Void> allSent = loop.newPromise();
+        byte[] data = new byte[chunk];
+        Runnable[] pump = new Runnable[1];
+        pump[0] = () -> {
+            while (sent[0] < total) {
+                writer.write(data);
+                sent[0] += chunk;
+                maxQueued[0] = Math.max(maxQueued[0], writer.queuedBytes());
+                if (!writer.isWritable()) {
+                    writer.drain().onDone(f -> pump[0].run());
+                    return;
+                }
+            }
+            writer.shutdownOutput();
+            allSent.tryComplete(null);
+        };
+        loop.callSoon(pump[0]);
+        Promise<Void> stalled = loop.newPromise();
+        loop.callLater(Duration.ofMillis(100), () -> stalled.complete(null));
+        await(loop, stalled);
+        assertTrue(sent[0] < total, "the writer should be stalled by a reader that does not read");
+        assertFalse(writer.isWritable());
+        byte[] got = await(loop, readAll(reader));
+        await(loop, allSent);
+        assertEquals(total, got.length);
+        assertTrue(maxQueued[0] <= high + chunk, "queued " + maxQueued[0] + " bytes, high watermark " + high);
+    }
+
+    // ------------------------------------------------------------------ loop close
+
+    @Test
+    void closingTheLoopClosesItsSocketsAndFailsWhatIsPending() throws Exception {
+        long before = openFds();
+        Loop loop = open();
+        Promise<Connection> accepted = loop.newPromise();
+        Server server = Net.listen(loop, ANY_PORT, accepted::tryComplete);
+        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection conn = await(loop, accepted);
+        LoopFuture<Integer> clientRead = client.read(ByteBuffer.allocate(10));
+        LoopFuture<String> serverLine = conn.readLine(100);
+        Connection idle = await(loop, Net.connect(loop, server.localAddress())); // accepted, never read
+        spin(loop, 2);
+        loop.close();
+        for (LoopFuture<?> f : List.of(clientRead, serverLine)) {
+            assertTrue(f.isDone(), f + " still pending after close");
+            assertInstanceOf(IOException.class, f.exception());
+        }
+        for (Connection c : List.of(client, conn, idle)) {
+            assertFalse(c.isOpen(), c + " still open");
+            assertTrue(c.closeFuture().isDone());
+        }
+        assertFalse(server.isOpen());
+        if (before >= 0) {
+            assertEquals(before, openFds(), "file descriptors leaked");
+        }
+    }
+
+    // ------------------------------------------------------------------ stream helpers
+
+    @Test
+    void readExactlyAndReadLineAcrossSplitPacketsAndAnOverlongLine() throws Exception {
+        Loop loop = open();
+        Server server = Net.listen(loop, ANY_PORT, c -> {
+            c.write("abc".getBytes(StandardCharsets.US_ASCII));
+            loop.callLater(Duration.ofMillis(10), () -> c.write("defgh".getBytes(StandardCharsets.US_ASCII)));
+            loop.callLater(Duration.ofMillis(20), () -> c.write("ij12".getBytes(StandardCharsets.US_ASCII)));
+            loop.callLater(Duration.ofMillis(30), () -> c.write("34|first\r\nsecond\n".getBytes(StandardCharsets.US_ASCII)));
+            loop.callLater(Duration.ofMillis(40), () -> {
+                c.write(("x".repeat(100) + "\nlast").getBytes(StandardCharsets.US_ASCII));
+                c.shutdownOutput();
+            });
+        });
+        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        ByteBuffer ten = await(loop, client.readExactly(10));
+        assertEquals("abcdefghij", StandardCharsets.US_ASCII.decode(ten).toString());
+        ByteBuffer until = await(loop, client.readUntil(new byte[] {'|'}, 10));
+        assertEquals("1234|", StandardCharsets.US_ASCII.decode(until).toString());
+        assertEquals("first", await(loop, client.readLine(50)));
+        assertEquals("second", await(loop, client.readLine(50)));
+        Throwable tooLong = awaitFailure(loop, client.readLine(50));
+        assertInstanceOf(LimitExceededException.class, tooLong);
+        assertTrue(tooLong.getMessage().contains("50"), tooLong.getMessage());
+        ByteBuffer rest = await(loop, client.readExactly(101)); // the over-long line stayed buffered
+        assertEquals('\n', rest.get(100));
+        assertEquals("last", await(loop, client.readLine(50)));
+        assertNull(await(loop, client.readLine(50)));
+        assertInstanceOf(EOFException.class, awaitFailure(loop, client.readExactly(1)));
+    }
+
+    // ------------------------------------------------------------------ everything at once
+
+    @Test
+    void anEchoServerAProducerConsumerPairAndACountdownProgressTogether() throws Exception {
+        Loop loop = open();
+        List<String> events = new ArrayList<>();
+        // countdown: 5..1, one tick per 2 ms
+        Promise<Void> countdown = loop.newPromise();
+        int[] count = {5};
+        Runnable[] tick = new Runnable[1];
+        tick[0] = () -> {
+            events.add("tick " + count[0]);
+            if (--count[0] == 0) {
+                countdown.complete(null);
+            } else {
+                loop.callLater(Duration.ofMillis(2), tick[0]);
+            }
+        };
+        loop.callSoon(tick[0]);
+        // producer/consumer: a queue and a waiting promise
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        Promise<?>[] waiting = {null};
+        Promise<Void> consumed = loop.newPromise();
+        for (int i = 0; i < 5; i++) {
+            int item = i;
+            loop.callLater(Duration.ofMillis(1 + 2L * i), () -> {
+                queue.add(item);
+                events.add("produced " + item);
+                if (waiting[0] != null) {
+                    Promise<?> w = waiting[0];
+                    waiting[0] = null;
+                    w.complete(null);
+                }
+            });
+        }
+        int[] got = {0};
+        Runnable[] consume = new Runnable[1];
+        consume[0] = () -> {
+            while (!queue.isEmpty()) {
+                events.add("consumed " + queue.poll());
+                got[0]++;
+            }
+            if (got[0] == 5) {
+                consumed.complete(null);
+            } else {
+                Promise<Void> w = loop.newPromise();
+                waiting[0] = w;
+                w.onDone(f -> consume[0].run());
+            }
+        };
+        loop.callSoon(consume[0]);
+        // echo: five lines, one round trip each
+        Server server = echoServer(loop);
+        Promise<Void> echoed = loop.newPromise();
+        Net.connect(loop, server.localAddress()).onDone(cf -> {
+            Connection c = cf.result();
+            echoLines(c, 0, events, echoed);
+        });
+        await(loop, LoopFuture.all(loop, List.of(countdown, consumed, echoed)));
+        assertEquals(5, events.stream().filter(e -> e.startsWith("tick")).count());
+        assertEquals(5, events.stream().filter(e -> e.startsWith("consumed")).count());
+        assertEquals(5, events.stream().filter(e -> e.startsWith("echo")).count());
+        assertNotNull(server.localAddress());
+    }
+
+    private static void echoLines(Connection c, int i, List<String> events, Promise<Void> done) {
+        if (i == 5) {
+            c.close();
+            done.complete(null);
+            return;
+        }
+        c.write(("line " + i + "\n").getBytes(StandardCharsets.UTF_8));
+        c.readLine(100).onDone(f -> {
+            events.add("echo " + f.result());
+            echoLines(c, i + 1, events, done);
+        });
+    }
+
+    // ------------------------------------------------------------------ misc
+
+    @Test
+    void addressesAndOptionsAreReported() throws Exception {
+        Loop loop = open();
+        Promise<Connection> accepted = loop.newPromise();
+        Server server = Net.listen(loop, ANY_PORT, accepted::complete);
+        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection conn = await(loop, accepted);
+        assertEquals(server.localAddress(), client.remoteAddress());
+        assertEquals(client.localAddress(), conn.remoteAddress());
+        assertEquals(server.localAddress().getPort(), conn.localAddress().getPort());
+        assertEquals(List.of(conn), server.connections());
+        server.close(true);
+        spin(loop, 2);
+        assertFalse(conn.isOpen());
+        assertFalse(server.isOpen());
+    }
+}
