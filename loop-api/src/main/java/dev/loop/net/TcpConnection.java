@@ -4,7 +4,6 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.TimerHandle;
-import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import java.io.EOFException;
 import java.io.IOException;
@@ -20,12 +19,12 @@ import java.util.Objects;
  * The engine's {@link Connection} on any backend's {@link IoSocket}. Not thread-safe: loop thread
  * only.
  *
- * <p>The connection is its own readiness receiver and its own callback: {@link #onReady} (inside
- * the poll) only ORs the bits into {@code readyOps} and schedules {@code this} once; {@link #run()}
- * (in the callback phase) makes the system calls and completes futures. A read or write on a ready
- * socket therefore allocates nothing but the future the caller asked for.
+ * <p>The connection is its own readiness receiver and its own callback ({@link CoalescedReadiness}):
+ * the poll only records the bits and schedules it once; {@link #ready} (in the callback phase)
+ * makes the system calls and completes futures. A read or write on a ready socket therefore
+ * allocates nothing but the future the caller asked for.
  */
-final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.Owned {
+final class TcpConnection extends CoalescedReadiness implements Connection, NetRegistry.Owned {
     /** Reads per readiness event at most in push style, so one fast peer cannot starve the rest. */
     static final int MAX_READS_PER_RUN = 16;
 
@@ -41,7 +40,6 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     private static final int READ_LINE = 4;
     private static final byte[] NEWLINE = {'\n'};
 
-    private final Loop loop;
     private final NetRegistry net;
     private final SocketOptions options;
     private final TcpServer server;
@@ -49,9 +47,7 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     private IoSocket socket;
     private int state;
 
-    // readiness: bits gathered since the last run, and whether the run is already queued
-    private int readyOps;
-    private boolean scheduled;
+    // the interest last asked of the socket: only a change is passed on
     private boolean interestRead;
     private boolean interestWrite;
 
@@ -84,8 +80,8 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     private TimerHandle idleTimer;
 
     TcpConnection(NetRegistry net, SocketOptions options, TcpServer server, InetSocketAddress remote) {
+        super(net.loop);
         this.net = net;
-        this.loop = net.loop;
         this.options = options;
         this.server = server;
         this.remote = remote;
@@ -141,19 +137,7 @@ final class TcpConnection implements Connection, IoReady, Runnable, NetRegistry.
     // ------------------------------------------------------------------ readiness
 
     @Override
-    public void onReady(int ops) {
-        readyOps |= ops;
-        if (!scheduled) {
-            scheduled = true;
-            loop.callSoon(this);
-        }
-    }
-
-    @Override
-    public void run() {
-        scheduled = false;
-        int ops = readyOps;
-        readyOps = 0;
+    void ready(int ops) {
         if (state == CLOSED) {
             return;
         }

@@ -1,7 +1,6 @@
 package dev.loop.net;
 
 import dev.loop.Loop;
-import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import java.io.IOException;
@@ -17,10 +16,11 @@ import java.util.function.Consumer;
 
 /**
  * The engine's {@link Server}. Not thread-safe: loop thread only. Like a connection it is its own
- * readiness receiver and callback: the poll only schedules it, accepting happens in the callback
- * phase, at most {@link ServerOptions#maxAcceptsPerWakeup()} connections per readiness event.
+ * readiness receiver and callback ({@link CoalescedReadiness}): the poll only schedules it,
+ * accepting happens in the callback phase, at most {@link ServerOptions#maxAcceptsPerWakeup()}
+ * connections per readiness event.
  */
-final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
+final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.Owned {
     /** Where a group's accepting loop sends accepted sockets instead of adopting them itself. */
     interface Dispatch {
         /** Called on the accepting loop's thread with a socket no poller knows yet. */
@@ -33,7 +33,6 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
      */
     static final Duration ACCEPT_BACKOFF = Duration.ofMillis(100);
 
-    private final Loop loop;
     private final NetRegistry net;
     private final ServerOptions options;
     private final Consumer<Connection> onAccept;
@@ -41,13 +40,12 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
     private final Map<SocketOption<?>, Object> acceptedOptions;
     private IoServerSocket socket;
     private InetSocketAddress local;
-    private boolean scheduled;
     private boolean open;
     private Dispatch dispatch; // null: connections stay on this loop
 
     TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
+        super(net.loop);
         this.net = net;
-        this.loop = net.loop;
         this.options = options;
         this.onAccept = onAccept;
         Map<SocketOption<?>, Object> o = options.accepted().kernelOptions();
@@ -79,17 +77,9 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
         socket.interest(true, false);
     }
 
+    /** Any readiness of a listening socket means "accept": errors surface from accept itself. */
     @Override
-    public void onReady(int readyOps) {
-        if (!scheduled) {
-            scheduled = true;
-            loop.callSoon(this);
-        }
-    }
-
-    @Override
-    public void run() {
-        scheduled = false;
+    void ready(int ops) {
         for (int i = 0; i < options.maxAcceptsPerWakeup() && open; i++) {
             IoSocket s;
             try {
