@@ -4,7 +4,6 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.TimerHandle;
-import dev.loop.spi.IoSocket;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -16,8 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * The engine's {@link Connection} on any backend's {@link IoSocket}. Not thread-safe: loop thread
- * only.
+ * The engine's {@link Connection} on a {@link Transport}. Not thread-safe: loop thread only.
  *
  * <p>The connection is its own readiness receiver and its own callback ({@link CoalescedReadiness}):
  * the poll only records the bits and schedules it once; {@link #ready} (in the callback phase)
@@ -44,7 +42,7 @@ final class TcpConnection extends CoalescedReadiness implements Connection, NetR
     private final SocketOptions options;
     private final TcpServer server;
     private final InetSocketAddress remote;
-    private IoSocket socket;
+    private Transport socket;
     private int state;
 
     // the interest last asked of the socket: only a change is passed on
@@ -96,7 +94,7 @@ final class TcpConnection extends CoalescedReadiness implements Connection, NetR
         connecting = loop.newPromise();
         state = CONNECTING;
         try {
-            socket = net.io.connect(remote, options.kernelOptions(), this);
+            socket = SocketTransport.connect(net.io, remote, options.kernelOptions(), this);
         } catch (IOException e) {
             state = CLOSED;
             closed.tryComplete(null);
@@ -116,8 +114,8 @@ final class TcpConnection extends CoalescedReadiness implements Connection, NetR
         return connecting;
     }
 
-    /** Adopts a socket the server accepted. */
-    void accepted(IoSocket s) {
+    /** Adopts a transport over a socket the server accepted. */
+    void accepted(Transport s) {
         socket = s;
         s.attach(this);
         state = OPEN;

@@ -138,7 +138,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             loop.callExceptionHandler("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
             return;
         }
-        c.accepted(s);
+        c.accepted(new SocketTransport(s));
         connections.add(c);
         try {
             onAccept.accept(c);
