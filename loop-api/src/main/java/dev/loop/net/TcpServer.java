@@ -36,7 +36,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
     private final NetRegistry net;
     private final ServerOptions options;
     private final Consumer<Connection> onAccept;
-    private final Set<TcpConnection> connections = new LinkedHashSet<>();
+    private final Set<StreamConnection> connections = new LinkedHashSet<>();
     private final Map<SocketOption<?>, Object> acceptedOptions;
     private IoServerSocket socket;
     private InetSocketAddress local;
@@ -128,7 +128,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
 
     /** Adopts a socket accepted on this loop. */
     void adopt(IoSocket s) {
-        TcpConnection c = new TcpConnection(net, options.accepted(), this, s.remoteAddress());
+        StreamConnection c = new StreamConnection(net, options.accepted(), this, s.remoteAddress());
         try {
             for (Map.Entry<SocketOption<?>, Object> e : acceptedOptions.entrySet()) {
                 setOption(s, e.getKey(), e.getValue());
@@ -152,7 +152,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         s.setOption(option, (T) value);
     }
 
-    void removed(TcpConnection c) {
+    void removed(StreamConnection c) {
         connections.remove(c);
     }
 
@@ -166,7 +166,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             net.remove(this);
         }
         if (closeConnections) {
-            for (TcpConnection c : new ArrayList<>(connections)) {
+            for (StreamConnection c : new ArrayList<>(connections)) {
                 c.close();
             }
         }
