@@ -4,8 +4,8 @@ import dev.loop.Loop;
 import dev.loop.spi.IoReady;
 
 /**
- * A readiness receiver that is also its own loop callback, so any number of reports between two
- * callback phases cost one {@code callSoon} and no allocation. Not thread-safe: loop thread only.
+ * A readiness receiver that is also its own loop callback, not thread-safe (loop thread only):
+ * any number of reports between two callback phases cost one {@code callSoon} and no allocation.
  *
  * <p>{@link #onReady} only ORs the bits into a field and schedules {@code this} once: it runs
  * inside the backend's poll, where the engine allows nothing else. {@link #run()} hands the bits

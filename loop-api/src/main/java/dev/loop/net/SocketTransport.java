@@ -10,8 +10,8 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
- * A {@link Transport} that is a backend's {@link IoSocket} and nothing more. Not thread-safe:
- * loop thread only.
+ * A {@link Transport} that is a backend's {@link IoSocket} and nothing more; not thread-safe (loop
+ * thread only).
  *
  * <p>Every call goes straight to the socket: readiness from the backend reaches the attached
  * receiver without passing through here, so the adapter adds no work to the hot path, and a

@@ -4,13 +4,13 @@ import java.nio.ByteBuffer;
 
 /**
  * The bytes a connection read ahead for its stream helpers ({@code readExactly},
- * {@code readUntil}, {@code readLine}) and has not handed out yet. Not thread-safe: loop thread
- * only.
+ * {@code readUntil}, {@code readLine}) and has not handed out yet; not thread-safe (loop thread
+ * only).
  *
  * <p>One heap buffer in write mode: the data is {@code [0, position)} and reads append at the
- * position. It is made on the first stream read, so a connection read only in push style, or only
- * with {@code read(dst)}, never has one. How big it starts and how it grows is decided in
- * {@link #room} alone.
+ * position. The reader makes this object on its first stream read, so a connection read only in
+ * push style, or only with {@code read(dst)}, has none; the heap buffer itself comes with the
+ * first read into it. How big it starts and how it grows is decided in {@link #room} alone.
  */
 final class StreamBuffer {
     private ByteBuffer in;
@@ -104,10 +104,5 @@ final class StreamBuffer {
         ByteBuffer rest = ByteBuffer.allocate(in.remaining()).put(in).flip();
         in.clear();
         return rest;
-    }
-
-    /** Drops the buffer: the connection closed, nothing will be read from it again. */
-    void release() {
-        in = null;
     }
 }

@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 
 /**
- * The engine's {@link Connection} on a {@link Transport}. Not thread-safe: loop thread only.
+ * The engine's {@link Connection} on a {@link Transport}; not thread-safe (loop thread only).
  *
  * <p>This class is the state machine (connecting, open, closing, closed): opening, readiness
  * dispatch, closing and the idle timeout. Reading is a {@link StreamReader}'s, writing a

@@ -1,6 +1,5 @@
 package dev.loop.net;
 
-import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.TimerHandle;
@@ -12,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * The reading half of a {@link StreamConnection}: the pending pull read, the stream buffer, the
- * read timeout, and push-style delivery to a {@link ConnectionHandler}. Not thread-safe: loop
- * thread only.
+ * The reading half of a {@link StreamConnection}, not thread-safe (loop thread only): the pending
+ * pull read, the stream buffer, the read timeout, and push-style delivery to a
+ * {@link ConnectionHandler}.
  *
  * <p>Invariant: at most one pull read is pending ({@code kind != NO_READ}, with its promise), or a
  * handler is set, never both. The connection asks the transport for read readiness only while
@@ -38,9 +37,7 @@ final class StreamReader {
     private static final int READ_LINE = 4;
     private static final byte[] NEWLINE = {'\n'};
 
-    private final StreamConnection conn;
-    private final Loop loop;
-    private final SocketOptions options;
+    private final StreamConnection conn; // also its loop and options: one field per connection, not three
 
     // push style
     private ConnectionHandler handler;
@@ -55,13 +52,11 @@ final class StreamReader {
     private TimerHandle timer;
     private Runnable timeoutTask; // made once, reused by every read that waits
 
-    private final StreamBuffer in = new StreamBuffer();
+    private StreamBuffer in;      // made by the first stream read: push-style connections never need one
     private boolean eof;
 
     StreamReader(StreamConnection conn) {
         this.conn = conn;
-        this.loop = conn.loop;
-        this.options = conn.options;
     }
 
     /** Whether the transport should report read readiness, the connection being open. */
@@ -101,7 +96,7 @@ final class StreamReader {
 
     private void pushReads() throws IOException {
         for (int i = 0; i < MAX_READS_PER_RUN && handler != null && !paused && conn.isOpen() && !eof; i++) {
-            ByteBuffer s = conn.net.scratch(options.readBufferSize());
+            ByteBuffer s = conn.net.scratch(conn.options.readBufferSize());
             int n = conn.transport.read(s);
             if (n == 0) {
                 return;
@@ -113,14 +108,14 @@ final class StreamReader {
                 try {
                     h.onEof(conn);
                 } catch (RuntimeException e) {
-                    loop.callExceptionHandler("exception in onEof of " + h, e, h);
+                    conn.loop.callExceptionHandler("exception in onEof of " + h, e, h);
                 }
                 return;
             }
             conn.touch();
             s.flip();
             deliver(s);
-            if (n < options.readBufferSize()) {
+            if (n < conn.options.readBufferSize()) {
                 // most likely empty: do not pay for a read that would block (a transport holding
                 // more reports READ again, level-triggered)
                 return;
@@ -133,14 +128,14 @@ final class StreamReader {
         try {
             h.onData(conn, data);
         } catch (RuntimeException e) {
-            loop.callExceptionHandler("exception in onData of " + h, e, h);
+            conn.loop.callExceptionHandler("exception in onData of " + h, e, h);
         }
     }
 
     /** Reads into the stream buffer until the pending stream read completes or would block. */
     private void fillStream() throws IOException {
         for (;;) {
-            int n = conn.transport.read(in.room(limit, options.readBufferSize()));
+            int n = conn.transport.read(in.room(limit, conn.options.readBufferSize()));
             if (n == 0) {
                 return;
             }
@@ -191,6 +186,10 @@ final class StreamReader {
         return false;
     }
 
+    private int buffered() {
+        return in == null ? 0 : in.size();
+    }
+
     private static String line(ByteBuffer b, boolean terminated) {
         int len = b.remaining();
         if (terminated) {
@@ -210,7 +209,7 @@ final class StreamReader {
         if (p.isDone()) {
             return p;
         }
-        if (in.size() > 0) {
+        if (buffered() > 0) {
             return done(p, in.moveTo(into));
         }
         if (eof) {
@@ -263,6 +262,9 @@ final class StreamReader {
         }
         limit = max;
         delimiter = delim;
+        if (in == null) {
+            in = new StreamBuffer();
+        }
         in.rescan();
         if (tryCompleteStream()) {
             return p;
@@ -287,7 +289,7 @@ final class StreamReader {
         if (kind != NO_READ) {
             throw new IllegalStateException("a read is already pending on " + conn);
         }
-        Promise<T> p = loop.newPromise();
+        Promise<T> p = conn.loop.newPromise();
         if (!conn.isOpen()) {
             p.fail(conn.closedCause());
             return p;
@@ -305,12 +307,12 @@ final class StreamReader {
 
     /** The read would block: arm its timeout and ask for readiness. */
     private <T> Promise<T> pend(Promise<T> p) {
-        if (!options.readTimeout().isZero()) {
+        if (!conn.options.readTimeout().isZero()) {
             if (timeoutTask == null) {
                 timeoutTask = () -> failRead(new SocketTimeoutException("no data from " + conn.remote + " within "
-                        + options.readTimeout().toMillis() + " ms"));
+                        + conn.options.readTimeout().toMillis() + " ms"));
             }
-            timer = loop.callLater(options.readTimeout(), timeoutTask);
+            timer = conn.loop.callLater(conn.options.readTimeout(), timeoutTask);
         }
         conn.updateInterest();
         return p;
@@ -353,10 +355,10 @@ final class StreamReader {
             throw new IllegalStateException("a read is pending on " + conn + ": cannot set a handler");
         }
         handler = h;
-        if (h != null && in.size() > 0 && conn.isOpen()) {
+        if (h != null && buffered() > 0 && conn.isOpen()) {
             // bytes the stream helpers buffered come first; deliver them as the socket would
             ByteBuffer rest = in.takeAll();
-            loop.callSoon(() -> {
+            conn.loop.callSoon(() -> {
                 if (handler != null && !conn.isClosed()) {
                     deliver(rest);
                 }
@@ -382,13 +384,13 @@ final class StreamReader {
      * @param error why, or null for a normal close
      */
     void closed(Throwable error) {
-        in.release();
+        in = null;
         ConnectionHandler h = handler;
         if (h != null) {
             try {
                 h.onClosed(conn, error);
             } catch (RuntimeException e) {
-                loop.callExceptionHandler("exception in onClosed of " + h, e, h);
+                conn.loop.callExceptionHandler("exception in onClosed of " + h, e, h);
             }
         }
     }

@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * The writing half of a {@link StreamConnection}: writes, the outgoing queue with its watermarks,
- * {@code drain} and the half-close. Not thread-safe: loop thread only.
+ * The writing half of a {@link StreamConnection}, not thread-safe (loop thread only): writes, the
+ * outgoing queue with its watermarks, {@code drain} and the half-close.
  *
  * <p>A write goes to the transport at once while nothing is queued, since a ready socket takes it
  * without waiting for a poll; only what it did not take is copied into the {@link OutboundQueue},

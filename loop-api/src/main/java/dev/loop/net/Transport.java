@@ -6,8 +6,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
 /**
- * The byte pipe a connection sits on: non-blocking reads and writes plus readiness. Not
- * thread-safe: loop thread only.
+ * The byte pipe a connection sits on, not thread-safe (loop thread only): non-blocking reads and
+ * writes, and readiness.
  *
  * <p>A {@link SocketTransport} is a backend's socket as it is. A layer (TLS) is another transport
  * that wraps one: it consumes what the inner one reads, hands its own bytes up, and writes its own
@@ -20,7 +20,10 @@ import java.nio.ByteBuffer;
  * the kernel into its buffers) must report {@link IoReady#READ} while it still holds them, even
  * when its socket has nothing new; likewise {@link IoReady#WRITE} once a backlog of its own
  * drains. Reports may come from the backend's poll or from any callback on the loop thread: the
- * receiver only records them ({@link CoalescedReadiness}).
+ * receiver only records them ({@link CoalescedReadiness}). A layer with work of its own to do
+ * when its inner transport becomes ready (ciphertext to flush while nothing is queued above) is
+ * itself a {@link CoalescedReadiness} for the inner one: it does that work in its callback, then
+ * reports upward.
  *
  * <p><b>Completion-based backends</b> fit by owning their buffers: {@link #read} hands out bytes
  * of reads that already completed, {@link #write} takes bytes into a buffer it submits (and
