@@ -93,7 +93,7 @@ public final class Net {
     public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
         Objects.requireNonNull(options, "options");
         NetRegistry net = registry(loop, address);
-        return new TcpConnection(net, options, null, address).connect();
+        return new StreamConnection(net, options, null, address).connect();
     }
 
     private static NetRegistry registry(Loop loop, InetSocketAddress address) {
