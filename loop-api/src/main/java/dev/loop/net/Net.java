@@ -42,7 +42,6 @@ public final class Net {
                                 Consumer<Connection> onAccept) throws IOException {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(onAccept, "onAccept");
-        Objects.requireNonNull(onAccept, "onAccept");
         NetRegistry net = registry(loop, address);
         TcpServer server = new TcpServer(net, options, onAccept);
         server.listen(address);
