@@ -90,12 +90,9 @@ final class DefaultLoop extends Engine implements Loop {
             throw new IllegalArgumentException("runUntilComplete: the future belongs to another loop: " + future);
         }
         Consumer<LoopFuture<T>> stopper = f -> stop();
-        future.onDone(stopper);
-        try {
-            runForever();
-        } finally {
-            future.removeCallback(stopper);
-        }
+        // Registered once the loop is entered: a refused run leaves no stopper behind to end the
+        // loop's next run early.
+        runForever(() -> future.onDone(stopper), () -> future.removeCallback(stopper));
         if (!future.isDone()) {
             throw new IllegalStateException("the loop stopped before the future completed: " + future
                     + (Thread.currentThread().isInterrupted() ? " (the thread running it was interrupted)" : ""));
@@ -136,6 +133,6 @@ final class DefaultLoop extends Engine implements Loop {
     @Override
     public LoopDiagnostics diagnostics() {
         return new LoopDiagnostics(iterations(), readyCallbacks(), pendingTimers(), tasks.liveCount(),
-                tasks.mechanismName());
+                tasks.mechanismName(), failedReports());
     }
 }
