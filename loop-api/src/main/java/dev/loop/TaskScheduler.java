@@ -3,6 +3,7 @@ package dev.loop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -73,7 +74,8 @@ final class TaskScheduler {
     <T> Task<T> spawn(TaskBody<T> body) {
         Objects.requireNonNull(body, "body");
         if (loop.isClosed()) {
-            throw new IllegalStateException("the loop is closed: cannot spawn a task on " + loop);
+            throw new RejectedExecutionException("loop is closed (backend " + loop.backendName()
+                    + "): cannot spawn a task on it");
         }
         mechanism(); // an unusable explicit choice fails here, in the caller, not later in the loop
         LoopTask<T> t = new LoopTask<>(this, loop, body, ids.incrementAndGet());
@@ -95,6 +97,7 @@ final class TaskScheduler {
         }
         current = t;
         t.markRunning();
+        long start = loop.sliceStart(); // debug mode: a slow turn is logged with the task's name
         try {
             mechanism.resume(t);
         } catch (Throwable e) {
@@ -102,6 +105,7 @@ final class TaskScheduler {
         } finally {
             current = null;
         }
+        loop.sliceEnd(start, t.name());
         if (t.finished()) {
             mechanism.finished(t);
         }
@@ -134,6 +138,9 @@ final class TaskScheduler {
     <T> T run(TaskBody<T> body) {
         if (loop.isRunning()) {
             throw new IllegalStateException("run() called while the loop is running: spawn a task instead");
+        }
+        if (loop.isClosed()) {
+            throw new IllegalStateException("loop is closed (backend " + loop.backendName() + "): cannot run it");
         }
         try {
             return loop.runUntilComplete(spawn(body));

@@ -563,6 +563,63 @@ public class LoopContract {
     }
 
     @Test
+    void everySubmissionAfterCloseIsRefusedWithTheSameExceptionFromAnyThread() throws Exception {
+        Loop loop = open();
+        loop.close();
+        List<Runnable> submissions = List.of(
+                () -> loop.callSoon(() -> { }),
+                () -> loop.execute(() -> { }),
+                () -> loop.callLater(Duration.ZERO, () -> { }),
+                () -> loop.callAt(loop.time(), () -> { }),
+                () -> loop.spawn(() -> null),
+                () -> loop.offload(() -> null));
+        for (Runnable submit : submissions) {
+            for (boolean elsewhere : new boolean[] {false, true}) {
+                AtomicReference<Throwable> thrown = new AtomicReference<>();
+                Runnable attempt = () -> {
+                    try {
+                        submit.run();
+                    } catch (Throwable t) {
+                        thrown.set(t);
+                    }
+                };
+                if (elsewhere) {
+                    onAnotherThread(attempt);
+                } else {
+                    attempt.run();
+                }
+                assertInstanceOf(java.util.concurrent.RejectedExecutionException.class, thrown.get(),
+                        "submission " + submissions.indexOf(submit) + (elsewhere ? " from another thread" : ""));
+                assertTrue(thrown.get().getMessage().contains("closed"), thrown.get().getMessage());
+            }
+        }
+    }
+
+    @Test
+    void completingAFutureAfterItsLoopClosedTakesEffectWithoutThrowingAtTheCompleter() throws Exception {
+        Loop loop = open();
+        Promise<String> p = loop.newPromise();
+        Promise<String> q = loop.newPromise();
+        AtomicInteger callbacks = new AtomicInteger();
+        p.onDone(f -> callbacks.incrementAndGet());
+        q.onDone(f -> callbacks.incrementAndGet());
+        loop.close();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        onAnotherThread(() -> {
+            try {
+                p.complete("late");
+                assertTrue(q.cancel());
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        assertNull(thrown.get(), () -> "the completer got " + thrown.get());
+        assertEquals("late", p.result());
+        assertTrue(q.isCancelled());
+        assertEquals(0, callbacks.get(), "callbacks of a closed loop never run");
+    }
+
+    @Test
     void closeOnARunningLoopThrowsAndSaysWhatToDo() {
         Loop loop = open();
         AtomicReference<Throwable> error = new AtomicReference<>();
