@@ -28,6 +28,8 @@ public final class Async {
     /**
      * Waits for {@code future} and returns its value, or throws its exception (the same object,
      * checked or not, as {@link LoopFuture#result()} does) or a {@link CancellationException}.
+     * A checked exception comes out undeclared: to catch one by its type, use
+     * {@link #await(LoopFuture, Class)}.
      *
      * <ul>
      *   <li>In a task: suspends the task (not the thread). A future already done returns at once
@@ -74,6 +76,61 @@ public final class Async {
             }
         }
         return future.result();
+    }
+
+    /**
+     * {@link #await(LoopFuture)} that declares what it rethrows, so a task can catch a checked
+     * exception by its type (javac accepts a {@code catch (SocketTimeoutException e)} only around a
+     * call that declares it):
+     *
+     * <pre>{@code
+     * try {
+     *     line = Async.await(conn.readLine(1024), IOException.class);
+     * } catch (SocketTimeoutException e) {
+     *     ...
+     * }
+     * }</pre>
+     *
+     * <p>The future's exception comes out as the same object when it is an {@code X}, a
+     * {@link RuntimeException} or an {@link Error} (a cancellation included); any other checked
+     * exception, which the caller did not declare, comes wrapped in a {@link CompletionException}
+     * as {@code CompletableFuture.join()} does. See docs/adr/0007-checked-exceptions-in-tasks.md.
+     *
+     * @param rethrown the checked exceptions to rethrow as they are ({@code IOException.class} for
+     *                 sockets, {@code Exception.class} for all)
+     * @throws X the future's exception when it is an {@code X}
+     */
+    public static <T, X extends Exception> T await(LoopFuture<T> future, Class<X> rethrown) throws X {
+        Objects.requireNonNull(rethrown, "rethrown");
+        try {
+            return await(future);
+        } catch (Throwable t) {
+            throw declared(t, rethrown);
+        }
+    }
+
+    /** {@link #await(LoopFuture, Class)} for any {@link CompletionStage}. */
+    public static <T, X extends Exception> T await(CompletionStage<T> stage, Class<X> rethrown) throws X {
+        Objects.requireNonNull(rethrown, "rethrown");
+        try {
+            return await(stage);
+        } catch (Throwable t) {
+            throw declared(t, rethrown);
+        }
+    }
+
+    /** {@code t} as the caller declared it: an X, unchecked, or else wrapped in a CompletionException. */
+    private static <X extends Exception> X declared(Throwable t, Class<X> rethrown) {
+        if (rethrown.isInstance(t)) {
+            return rethrown.cast(t);
+        }
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new CompletionException(t);
     }
 
     /**

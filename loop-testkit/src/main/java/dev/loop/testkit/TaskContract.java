@@ -26,12 +26,14 @@ import dev.loop.sync.AsyncQueue;
 import dev.loop.sync.AsyncSemaphore;
 import dev.loop.sync.QueueClosedException;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -565,9 +567,9 @@ public class TaskContract {
             String v = Async.await(swallows);
             String afterward;
             try {
-                Async.await(fails);
+                Async.await(fails, IOException.class);
                 afterward = "no failure";
-            } catch (Exception e) {
+            } catch (IOException e) {
                 afterward = e.getMessage();
             }
             Async.sleep(Duration.ofMillis(1)); // not cancelled: it goes on
@@ -1159,6 +1161,44 @@ public class TaskContract {
     }
 
     // ------------------------------------------------------------------ checked exceptions, combinators, reasons
+
+    @Test
+    void aCheckedExceptionIsCaughtByItsTypeAroundAnAwaitThatDeclaresIt() {
+        Loop loop = open();
+        SocketTimeoutException slow = new SocketTimeoutException("read timed out");
+        TimeoutException undeclared = new TimeoutException("not an IOException");
+        IllegalStateException unchecked = new IllegalStateException("unchecked");
+        String r = runTask(loop, () -> {
+            List<String> seen = new ArrayList<>();
+            Promise<String> p = loop.newPromise();
+            loop.callSoon(() -> p.fail(slow));
+            try {
+                Async.await(p, IOException.class);
+            } catch (SocketTimeoutException e) {
+                seen.add(e == slow ? "caught the very SocketTimeoutException" : "another object");
+            }
+            CompletableFuture<String> stage = CompletableFuture.failedFuture(slow);
+            try {
+                Async.await(stage, IOException.class);
+            } catch (SocketTimeoutException e) {
+                seen.add(e == slow ? "and from a stage" : "another object");
+            }
+            Promise<String> q = loop.newPromise();
+            q.fail(undeclared);
+            CompletionException wrapped = assertThrows(CompletionException.class, () -> Async.await(q, IOException.class));
+            seen.add(wrapped.getCause() == undeclared ? "an undeclared checked one is wrapped" : "not wrapped");
+            Promise<String> u = loop.newPromise();
+            u.fail(unchecked);
+            seen.add(assertThrows(IllegalStateException.class, () -> Async.await(u, IOException.class)) == unchecked
+                    ? "an unchecked one is itself" : "not itself");
+            Promise<String> c = loop.newPromise();
+            c.cancel();
+            assertThrows(CancellationException.class, () -> Async.await(c, IOException.class));
+            return String.join(", ", seen);
+        });
+        assertEquals("caught the very SocketTimeoutException, and from a stage, an undeclared checked one is wrapped, "
+                + "an unchecked one is itself", r);
+    }
 
     @Test
     void mapFlatMapAndRecoverRunOnTheLoopAndPassFailuresAndCancellationsOn() {
