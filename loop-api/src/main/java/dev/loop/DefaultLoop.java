@@ -1,6 +1,7 @@
 package dev.loop;
 
 import dev.loop.engine.Engine;
+import dev.loop.engine.EngineSettings;
 import dev.loop.spi.IoHandler;
 import dev.loop.spi.TimerQueue;
 import java.time.Duration;
@@ -17,7 +18,7 @@ final class DefaultLoop extends Engine implements Loop {
     private volatile LoopExceptionHandler exceptionHandler;
 
     DefaultLoop(IoHandler io, String backendName, TimerQueue timers, String timersName, LoopOptions options) {
-        super(io, timers, options.clock(), new Settings(backendName, timersName, options.debug(),
+        super(io, timers, options.clock(), new EngineSettings(backendName, timersName, options.debug(),
                 options.slowCallbackThreshold().toNanos(), options.maxTimersPerIteration(),
                 options.maxInboxPerIteration()));
         String mechanism = options.taskMechanism() != null ? options.taskMechanism()

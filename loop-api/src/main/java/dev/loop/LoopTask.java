@@ -58,10 +58,11 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
     /** Task-local values, copy-on-write, shared with the tasks this one spawns (see TaskLocal). */
     private Object[] locals = TaskLocal.EMPTY;
 
-    // Membership of one of the scheduler's rosters (live tasks, or failed ones nobody looked at).
-    private LoopTask<?> prev;
-    private LoopTask<?> next;
-    private Roster roster;
+    // Membership of one of the scheduler's rosters (live tasks, or failed ones nobody looked at):
+    // the links of an intrusive list, read and written by TaskRoster only.
+    LoopTask<?> prev;
+    LoopTask<?> next;
+    TaskRoster roster;
     private volatile boolean retrieved;
 
     LoopTask(TaskScheduler scheduler, DefaultLoop loop, TaskBody<T> body, long id) {
@@ -476,76 +477,8 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         }
     }
 
-    // ------------------------------------------------------------------ rosters
-
     /** The roster this task is in, or null. */
-    Roster roster() {
+    TaskRoster roster() {
         return roster;
-    }
-
-    /**
-     * A list of tasks threaded through the tasks' own fields, so joining and leaving allocate
-     * nothing; a task is in at most one roster at a time. Not thread-safe: loop thread only.
-     */
-    static final class Roster {
-        private LoopTask<?> head;
-        private int size;
-
-        /** Adds {@code t}, taking it out of the roster it was in; nothing if it is in this one. */
-        void add(LoopTask<?> t) {
-            if (t.roster == this) {
-                return;
-            }
-            if (t.roster != null) {
-                t.roster.remove(t);
-            }
-            t.roster = this;
-            t.prev = null;
-            t.next = head;
-            if (head != null) {
-                head.prev = t;
-            }
-            head = t;
-            size++;
-        }
-
-        /** Takes {@code t} out; false if it was not in this roster. */
-        boolean remove(LoopTask<?> t) {
-            if (t.roster != this) {
-                return false;
-            }
-            if (t.prev != null) {
-                t.prev.next = t.next;
-            } else {
-                head = t.next;
-            }
-            if (t.next != null) {
-                t.next.prev = t.prev;
-            }
-            t.prev = null;
-            t.next = null;
-            t.roster = null;
-            size--;
-            return true;
-        }
-
-        int size() {
-            return size;
-        }
-
-        /** The tasks in it now, a copy safe to iterate while tasks leave. */
-        java.util.List<LoopTask<?>> snapshot() {
-            java.util.List<LoopTask<?>> out = new java.util.ArrayList<>(size);
-            for (LoopTask<?> t = head; t != null; t = t.next) {
-                out.add(t);
-            }
-            return out;
-        }
-
-        void clear() {
-            for (LoopTask<?> t : snapshot()) {
-                remove(t);
-            }
-        }
     }
 }

@@ -28,9 +28,9 @@ final class TaskScheduler {
     LoopTask<?> current;
     private boolean closing;
     /** Tasks started and not finished, so close can cancel them and run() can wait for them. */
-    private final LoopTask.Roster live = new LoopTask.Roster();
+    private final TaskRoster live = new TaskRoster();
     /** Tasks that failed and whose exception nobody has read yet: reported at close. */
-    private final LoopTask.Roster failed = new LoopTask.Roster();
+    private final TaskRoster failed = new TaskRoster();
     private Promise<Void> allDone;
 
     TaskScheduler(DefaultLoop loop, String requestedMechanism) {
@@ -67,7 +67,7 @@ final class TaskScheduler {
         return live.size();
     }
 
-    LoopTask.Roster failedRoster() {
+    TaskRoster failedRoster() {
         return failed;
     }
 
@@ -124,7 +124,7 @@ final class TaskScheduler {
     }
 
     void unlink(LoopTask<?> t) {
-        LoopTask.Roster r = t.roster();
+        TaskRoster r = t.roster();
         if (r != null && r.remove(t) && r == live && live.size() == 0 && allDone != null) {
             Promise<Void> p = allDone;
             allDone = null;

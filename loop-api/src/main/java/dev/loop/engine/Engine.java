@@ -29,20 +29,6 @@ public abstract class Engine {
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     public static final int MAX_CLOSE_PASSES = 1_000;
 
-    /**
-     * What the engine is told when it is made.
-     *
-     * @param backendName           the backend's name, for messages
-     * @param timersName            the timer strategy's name, for messages
-     * @param debug                 wrap callbacks to remember where they were scheduled, log slow ones
-     * @param slowCallbackNanos     in debug mode, callbacks at least this slow are logged
-     * @param maxTimersPerIteration due timers moved to the ready queue per iteration at most
-     * @param maxInboxPerIteration  submissions from other threads taken per drain at most
-     */
-    public record Settings(String backendName, String timersName, boolean debug, long slowCallbackNanos,
-                           int maxTimersPerIteration, int maxInboxPerIteration) {
-    }
-
     private final IoHandler io;
     private final TimerQueue timers;
     private final LoopClock clock;
@@ -72,7 +58,7 @@ public abstract class Engine {
     private long timerSequence;
     private long iterations;
 
-    protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, Settings settings) {
+    protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
         this.timers = Objects.requireNonNull(timers, "timers");
         this.clock = Objects.requireNonNull(clock, "clock");
