@@ -105,7 +105,7 @@ final class TaskScheduler {
         } finally {
             current = null;
         }
-        loop.sliceEnd(start, t.name());
+        loop.sliceEnd(start, t); // named by its toString, built only for a slow turn in debug mode
         if (t.finished()) {
             mechanism.finished(t);
         }

@@ -329,7 +329,8 @@ public abstract class Engine {
 
     /**
      * Debug mode: ends the slice {@link #sliceStart()} began; a slow one is logged as {@code what}
-     * (a task: its name), and its time is not counted again for the callback it ran in. Loop thread.
+     * (its toString, built only then: a task's starts with its name), and its time is not counted
+     * again for the callback it ran in. Loop thread.
      */
     public final void sliceEnd(long start, Object what) {
         if (slow != null) {
