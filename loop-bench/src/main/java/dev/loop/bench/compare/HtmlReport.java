@@ -35,7 +35,8 @@ public final class HtmlReport {
                 .append("tr.ours td { background: #ebf4ff; }\n")
                 .append(".met { color: #276749; font-weight: bold; } .missed { color: #c53030; font-weight: bold; }\n")
                 .append(".partly { color: #b7791f; font-weight: bold; } .na { color: #718096; }\n")
-                .append("td.met, td.missed, td.partly, td.na { white-space: nowrap; }\n")
+                .append(".noise { color: #4a5568; font-weight: bold; font-style: italic; }\n")
+                .append("td.met, td.missed, td.partly, td.noise, td.na { white-space: nowrap; }\n")
                 .append("svg text { font-size: 12px; font-family: sans-serif; }\n")
                 .append(".legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; }\n")
                 .append("</style>\n</head>\n<body>\n");
@@ -49,8 +50,13 @@ public final class HtmlReport {
         sb.append("<p class=\"legend\">Bars: median of the measured iterations, higher is better.")
                 .append("<span style=\"background:").append(OURS_COLOR).append("\"></span>ours")
                 .append("<span style=\"background:").append(PEER_COLOR).append("\"></span>peers")
-                .append(" Whisker: lowest to highest iteration. Dashed line: the best peer. Ratio: median over the"
-                        + " best peer's median.</p>\n");
+                .append(" Whisker: lowest to highest round. Dashed line: the best peer. Ratio: the median of the"
+                        + " per-round ratios to the best peer, +- its confidence interval. Per message: server CPU time"
+                        + " and system calls.</p>\n");
+        String pairing = results.meta().get("pairing");
+        if (pairing != null) {
+            sb.append("<p class=\"pairing\"><b>Pairing.</b> ").append(esc(pairing)).append(".</p>\n");
+        }
 
         sb.append("<h2>Targets</h2>\n<table class=\"targets\">\n<tr><th>target</th><th>verdict</th><th>figures</th></tr>\n");
         for (Targets.Outcome t : targets) {
@@ -86,11 +92,13 @@ public final class HtmlReport {
             sb.append("<tr class=\"").append(order.get(i).side() == Row.Side.OURS ? "ours" : "peer").append("\">");
             List<String> c = cells.get(i);
             for (int j = 0; j < c.size(); j++) {
-                sb.append(j >= 2 && j <= 6 ? "<td class=\"num\">" : "<td>").append(esc(c.get(j))).append("</td>");
+                sb.append(j >= TableFormatter.FIRST_NUMBER && j <= TableFormatter.LAST_NUMBER ? "<td class=\"num\">"
+                        : "<td>").append(esc(c.get(j))).append("</td>");
             }
             sb.append("</tr>\n");
         }
-        sb.append("</table>\n</body>\n</html>\n");
+        sb.append("</table>\n<p class=\"legend\">").append(esc(TableFormatter.legend(results).trim()))
+                .append("</p>\n</body>\n</html>\n");
         return sb.toString();
     }
 
@@ -99,6 +107,7 @@ public final class HtmlReport {
             case MET -> "met";
             case MISSED -> "missed";
             case PARTLY -> "partly";
+            case WITHIN_NOISE -> "noise";
             case NOT_MEASURED -> "na";
         };
     }
@@ -139,14 +148,22 @@ public final class HtmlReport {
                     "<path class=\"whisker\" d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\" stroke=\"#1a202c\" "
                             + "stroke-width=\"1\" fill=\"none\"/>\n",
                     x1, mid, x2, x1, mid - 4, mid + 4, x2, mid - 4, mid + 4));
-            double ratio = results.ratioToBestPeer(r);
+            Rounds.Estimate ratio = results.ratioToBestPeer(r);
             StringBuilder label = new StringBuilder(Format.si(r.median()) + " " + r.unit());
-            if (!Double.isNaN(ratio)) {
-                label.append("   ").append(Format.ratio(ratio));
+            if (ratio.present()) {
+                label.append("   ").append(Format.ratio(ratio.median()));
+                if (!Double.isNaN(ratio.relativeHalfWidth()) && ratio.relativeHalfWidth() > 0) {
+                    label.append(' ').append(Format.interval(ratio));
+                }
             }
             if (r.hasLatency()) {
-                label.append("   p50 ").append(Format.micros(r.p50Micros())).append(", p99 ")
-                        .append(Format.micros(r.p99Micros()));
+                label.append("   p99 ").append(Format.micros(r.p99Micros()));
+            }
+            if (!Double.isNaN(r.cpuPerOp())) {
+                label.append("   CPU ").append(Format.nanos(r.cpuPerOp()));
+            }
+            if (r.syscalls() != null && r.syscalls().measured()) {
+                label.append(String.format(Locale.ROOT, "   %.2f syscalls", r.syscalls().perOp()));
             }
             if (r.note() != null) {
                 label.append("   (").append(r.note()).append(')');
