@@ -46,8 +46,9 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
               the peers (Netty 4.2, the JDK, Python asyncio/uvloop when installed), then prints a table
               and writes report.html, results.json and table.txt.
             presets:
-              (none)              quick: about 2-3 minutes on two cores
-              --full              real numbers: more rounds, every size and combination
+              (none)              quick: about 3 minutes on two cores
+              --full              real numbers: more and longer rounds, every size and combination
+                                  (about 17 minutes)
             options (each overrides the preset):
               --workloads LIST    comma-separated, from: %s
               --backends LIST     our backends, e.g. select,epoll (default: every available one)

@@ -12,9 +12,9 @@ import java.util.Map;
  * opens anywhere and tests can parse it.
  */
 public final class HtmlReport {
-    static final int WIDTH = 1000;
-    static final int LABEL = 290;
-    static final int BAR_AREA = 430;
+    static final int WIDTH = 1150;
+    static final int LABEL = 240;
+    static final int BAR_AREA = 380;
     static final int ROW = 24;
     static final String OURS_COLOR = "#2b6cb0";
     static final String PEER_COLOR = "#a0aec0";
@@ -26,7 +26,7 @@ public final class HtmlReport {
         StringBuilder sb = new StringBuilder();
         sb.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
                 .append("<meta charset=\"utf-8\"/>\n<title>loop: backend comparison</title>\n<style>\n")
-                .append("body { font-family: sans-serif; margin: 24px; color: #1a202c; max-width: 1100px; }\n")
+                .append("body { font-family: sans-serif; margin: 24px; color: #1a202c; max-width: 1200px; }\n")
                 .append("h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #cbd5e0; }\n")
                 .append("h3 { font-size: 14px; margin: 14px 0 2px 0; }\n")
                 .append("table { border-collapse: collapse; font-size: 12px; }\n")
@@ -43,11 +43,14 @@ public final class HtmlReport {
         sb.append("<h1>loop: backend comparison</h1>\n");
         sb.append("<table class=\"meta\">\n");
         for (Map.Entry<String, String> e : results.meta().entrySet()) {
+            if (e.getKey().equals("pairing")) {
+                continue; // a paragraph of its own below
+            }
             sb.append("<tr><th>").append(esc(e.getKey())).append("</th><td>").append(esc(e.getValue()))
                     .append("</td></tr>\n");
         }
         sb.append("</table>\n");
-        sb.append("<p class=\"legend\">Bars: median of the measured iterations, higher is better.")
+        sb.append("<p class=\"legend\">Bars: median over the rounds, higher is better.")
                 .append("<span style=\"background:").append(OURS_COLOR).append("\"></span>ours")
                 .append("<span style=\"background:").append(PEER_COLOR).append("\"></span>peers")
                 .append(" Whisker: lowest to highest round. Dashed line: the best peer. Ratio: the median of the"
@@ -160,13 +163,15 @@ public final class HtmlReport {
                 label.append("   p99 ").append(Format.micros(r.p99Micros()));
             }
             if (!Double.isNaN(r.cpuPerOp())) {
-                label.append("   CPU ").append(Format.nanos(r.cpuPerOp()));
+                label.append("   CPU/op ").append(Format.nanos(r.cpuPerOp()));
             }
             if (r.syscalls() != null && r.syscalls().measured()) {
-                label.append(String.format(Locale.ROOT, "   %.2f syscalls", r.syscalls().perOp()));
+                label.append(String.format(Locale.ROOT, "   %.2f syscalls/op", r.syscalls().perOp()));
             }
             if (r.note() != null) {
-                label.append("   (").append(r.note()).append(')');
+                // the table has the whole note; the chart only flags it
+                label.append("   (").append(r.note().startsWith("load generator near one core") ? "lower bound"
+                        : r.note()).append(')');
             }
             sb.append(String.format(Locale.ROOT, "<text class=\"value\" x=\"%d\" y=\"%d\">%s</text>\n",
                     LABEL + BAR_AREA + 12, y + 16, esc(label.toString())));
