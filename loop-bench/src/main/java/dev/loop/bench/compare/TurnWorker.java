@@ -51,6 +51,7 @@ public final class TurnWorker {
     /** The JIT counts as quiet when its total compilation time has not moved for this long. */
     static final long JIT_QUIET_MS = 60;
 
+    private final Object bench;
     private final Method method;
     private final int threads;
     private final long opsPerInvocation;
@@ -108,8 +109,6 @@ public final class TurnWorker {
         }
         this.bench = bench;
     }
-
-    private final Object bench;
 
     private static Object newInstance(Class<?> k) throws ReflectiveOperationException {
         Constructor<?> c = k.getDeclaredConstructor();
