@@ -53,6 +53,7 @@ class RoundsTest {
         // with fewer than six values only the whole range covers the median with 95%
         assertEquals(1, Rounds.orderStatistic(5));
         assertEquals(1, Rounds.orderStatistic(8)); // [x2, x7] would cover only 93%
+        assertEquals(2, Rounds.orderStatistic(9)); // [x2, x8]: 96.1%, the quick preset
         assertEquals(2, Rounds.orderStatistic(10)); // [x2, x9]: 97.9%
         assertEquals(3, Rounds.orderStatistic(12)); // [x3, x10]: 96.1%
         assertEquals(1, Rounds.orderStatistic(1));
