@@ -106,7 +106,8 @@ final class TlsHandshake {
                     return;
                 }
                 HandshakeStatus hs = rec.engine.getHandshakeStatus();
-                if (done && hs != HandshakeStatus.NOT_HANDSHAKING && !client && !tls13) {
+                if (done && !client && !tls13 && (hs == HandshakeStatus.NEED_TASK || hs == HandshakeStatus.NEED_UNWRAP)) {
+                    // a new ClientHello (answering close_notify or sending an alert is NEED_WRAP only)
                     throw new SSLHandshakeException("TLS renegotiation requested by " + peer
                             + " refused: servers here do not renegotiate (TLS 1.2 and older)");
                 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -73,9 +74,19 @@ public final class TestCertificates {
         return make("untrusted", "dns:localhost,ip:127.0.0.1", null, 30);
     }
 
-    /** For the same names, but its validity ended days ago. */
+    /** A certificate authority, for the certificates below that it signs. */
+    public static Identity authority() {
+        return MADE.computeIfAbsent("authority", n -> uncheck(() -> generate(n, null, null, 30, null)));
+    }
+
+    /**
+     * For the same names as {@link #localhost()}, signed by {@link #authority()}, but its validity
+     * ended days ago. (Signed, because a trusted self-signed certificate is a trust anchor, whose
+     * dates the JDK does not check.)
+     */
     public static Identity expired() {
-        return make("expired", "dns:localhost,ip:127.0.0.1", "-10d", 1);
+        return MADE.computeIfAbsent("expired", n -> uncheck(() -> generate(n, "dns:localhost,ip:127.0.0.1", "-10d", 1,
+                authority())));
     }
 
     /** A client's certificate, for client authentication. */
@@ -168,35 +179,77 @@ public final class TestCertificates {
     // ------------------------------------------------------------------ making
 
     private static Identity make(String name, String san, String startDate, int validityDays) {
-        return MADE.computeIfAbsent(name, n -> uncheck(() -> generate(n, san, startDate, validityDays)));
+        return MADE.computeIfAbsent(name, n -> uncheck(() -> generate(n, san, startDate, validityDays, null)));
     }
 
-    private static Identity generate(String name, String san, String startDate, int validityDays) throws Exception {
+    /**
+     * Makes a key pair and its certificate: self-signed, or signed by {@code issuer} (a certificate
+     * request and {@code keytool -gencert}, where {@code startDate} and {@code validityDays} go).
+     * {@code san} null makes a certificate authority.
+     */
+    private static Identity generate(String name, String san, String startDate, int validityDays, Identity issuer)
+            throws Exception {
         Path d = directory();
         Path p12 = d.resolve(name + ".p12");
-        List<String> cmd = new ArrayList<>(List.of(keytool().toString(), "-genkeypair", "-alias", "id",
-                "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name, "-ext", "SAN=" + san,
-                "-validity", Integer.toString(validityDays), "-storetype", "PKCS12", "-keystore", p12.toString(),
-                "-storepass", PASSWORD, "-keypass", PASSWORD));
+        List<String> dates = new ArrayList<>(List.of("-validity", Integer.toString(validityDays)));
         if (startDate != null) {
-            cmd.addAll(List.of("-startdate", startDate));
+            dates.addAll(List.of("-startdate", startDate));
         }
+        List<String> gen = new ArrayList<>(List.of("-genkeypair", "-alias", "id", "-keyalg", "EC", "-groupname",
+                "secp256r1", "-dname", "CN=" + name, "-ext", san == null ? "bc:c" : "SAN=" + san));
+        if (issuer == null) {
+            gen.addAll(dates);
+        }
+        keytool(name, p12, gen);
+        KeyStore ks = load(p12);
+        PrivateKey key = (PrivateKey) ks.getKey("id", PASSWORD.toCharArray());
+        List<Certificate> chain = new ArrayList<>(List.of(ks.getCertificate("id")));
+        if (issuer != null) {
+            Path csr = d.resolve(name + ".csr");
+            Path signed = d.resolve(name + ".cer");
+            keytool(name, p12, List.of("-certreq", "-alias", "id", "-file", csr.toString()));
+            List<String> sign = new ArrayList<>(List.of("-gencert", "-alias", "id", "-infile", csr.toString(),
+                    "-outfile", signed.toString(), "-ext", "SAN=" + san));
+            sign.addAll(dates);
+            keytool(name, issuer.pkcs12(), sign);
+            try (InputStream in = Files.newInputStream(signed)) {
+                chain = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
+            }
+            chain.add(load(issuer.pkcs12()).getCertificate("id")); // the issuer's own, self-signed
+            ks.setKeyEntry("id", key, PASSWORD.toCharArray(), chain.toArray(Certificate[]::new));
+            try (var out = Files.newOutputStream(p12)) {
+                ks.store(out, PASSWORD.toCharArray());
+            }
+        }
+        Path certPem = d.resolve(name + ".pem");
+        Path keyPem = d.resolve(name + ".key");
+        StringBuilder pems = new StringBuilder();
+        for (Certificate c : chain) {
+            pems.append(pem("CERTIFICATE", c.getEncoded()));
+        }
+        Files.writeString(certPem, pems);
+        Files.writeString(keyPem, pem("PRIVATE KEY", key.getEncoded()));
+        return new Identity(name, certPem, keyPem, p12);
+    }
+
+    private static void keytool(String name, Path store, List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(keytool().toString()));
+        cmd.addAll(args);
+        cmd.addAll(List.of("-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD,
+                "-keypass", PASSWORD, "-noprompt"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("keytool failed for " + name + ": " + String.join(" ", cmd) + "\n" + out);
         }
+    }
+
+    private static KeyStore load(Path p12) throws Exception {
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(p12)) {
             ks.load(in, PASSWORD.toCharArray());
         }
-        Certificate cert = ks.getCertificate("id");
-        PrivateKey key = (PrivateKey) ks.getKey("id", PASSWORD.toCharArray());
-        Path certPem = d.resolve(name + ".pem");
-        Path keyPem = d.resolve(name + ".key");
-        Files.writeString(certPem, pem("CERTIFICATE", cert.getEncoded()));
-        Files.writeString(keyPem, pem("PRIVATE KEY", key.getEncoded()));
-        return new Identity(name, certPem, keyPem, p12);
+        return ks;
     }
 
     /** {@code bytes} as PEM, 64 base64 characters a line. */
