@@ -10,6 +10,8 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -49,6 +51,10 @@ public final class TlsContexts {
     public static SSLContext fromPem(Path certificateChain, Path privateKey, Path trusted) throws IOException {
         List<Certificate> chain = certificates(certificateChain);
         PrivateKey key = privateKey(privateKey);
+        if (!matches(key, chain.get(0).getPublicKey())) {
+            throw new IOException("the key in " + privateKey + " does not go with the first certificate in "
+                    + certificateChain + " (the server's own must come first)");
+        }
         TrustManager[] trust = trusted == null ? null : trustManagers(trusted);
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -56,7 +62,7 @@ public final class TlsContexts {
             ks.setKeyEntry("key", key, KEY_PASSWORD.toCharArray(), chain.toArray(Certificate[]::new));
             return context(keyManagers(ks, KEY_PASSWORD.toCharArray()), trust);
         } catch (GeneralSecurityException e) {
-            throw new IOException("the key in " + privateKey + " does not go with the certificate in "
+            throw new IOException("cannot use the key in " + privateKey + " with the certificates in "
                     + certificateChain + ": " + e.getMessage(), e);
         }
     }
@@ -131,6 +137,36 @@ public final class TlsContexts {
             }
         }
         throw new IOException("the private key in " + file + " is of no algorithm this JDK knows (tried RSA, EC, EdDSA, DSA)");
+    }
+
+    /**
+     * Whether {@code key} signs what {@code pub} verifies: a key that is not the certificate's would
+     * otherwise show only as a failed handshake, far from the file that is wrong.
+     */
+    private static boolean matches(PrivateKey key, PublicKey pub) {
+        String alg = switch (key.getAlgorithm()) {
+            case "EC" -> "SHA256withECDSA";
+            case "RSA" -> "SHA256withRSA";
+            case "DSA" -> "SHA256withDSA";
+            case "Ed25519", "Ed448", "EdDSA" -> "EdDSA";
+            default -> null; // RSASSA-PSS needs parameters: the handshake will tell
+        };
+        if (alg == null) {
+            return true;
+        }
+        try {
+            byte[] probe = "loop".getBytes(StandardCharsets.US_ASCII);
+            Signature sign = Signature.getInstance(alg);
+            sign.initSign(key);
+            sign.update(probe);
+            byte[] sig = sign.sign();
+            Signature verify = Signature.getInstance(alg);
+            verify.initVerify(pub);
+            verify.update(probe);
+            return verify.verify(sig);
+        } catch (GeneralSecurityException e) {
+            return false; // of another algorithm than the certificate's key
+        }
     }
 
     // ------------------------------------------------------------------ contexts
