@@ -2,9 +2,10 @@ package dev.loop.net;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -15,7 +16,9 @@ import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
@@ -69,14 +72,48 @@ public final class TlsContexts {
 
     /** A context that presents the key and chain in the PKCS#12 file {@code store} and trusts what the JDK trusts. */
     public static SSLContext fromPkcs12(Path store, char[] password) throws IOException {
-        try (InputStream in = Files.newInputStream(store)) {
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(in, password);
+        return fromPkcs12(store, password, null);
+    }
+
+    /**
+     * As {@link #fromPkcs12(Path, char[])}, presenting the key entry named {@code alias} (null: the
+     * store must hold exactly one key entry, or the JDK picks among them per handshake). The key's
+     * password is the store's, as {@code keytool} and {@code openssl pkcs12} write them.
+     */
+    public static SSLContext fromPkcs12(Path store, char[] password, String alias) throws IOException {
+        byte[] bytes = read(store, "PKCS#12 store");
+        KeyStore ks;
+        List<String> keys = new ArrayList<>();
+        try {
+            ks = KeyStore.getInstance("PKCS12");
+            ks.load(new ByteArrayInputStream(bytes), password);
+            for (String a : Collections.list(ks.aliases())) {
+                if (ks.isKeyEntry(a)) {
+                    keys.add(a);
+                }
+            }
+        } catch (IOException | GeneralSecurityException e) {
+            String why = e.getCause() instanceof java.security.UnrecoverableKeyException
+                    ? "wrong password (" + e.getMessage() + ")" : e.getMessage();
+            throw new IOException("cannot read the PKCS#12 store " + store + ": " + why, e);
+        }
+        if (keys.isEmpty()) {
+            throw new IOException("no private key in the PKCS#12 store " + store + " (only trusted certificates)");
+        }
+        if (alias != null && !keys.contains(alias)) {
+            throw new IOException("no key entry named '" + alias + "' in the PKCS#12 store " + store + " (it has " + keys + ")");
+        }
+        try {
+            if (alias != null && keys.size() > 1) {
+                KeyStore one = KeyStore.getInstance("PKCS12");
+                one.load(null, null);
+                one.setKeyEntry(alias, ks.getKey(alias, password), password, ks.getCertificateChain(alias));
+                ks = one;
+            }
             return context(keyManagers(ks, password), null);
         } catch (GeneralSecurityException e) {
-            throw new IOException("cannot use the PKCS#12 store " + store + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new IOException("cannot read the PKCS#12 store " + store + ": " + e.getMessage(), e);
+            throw new IOException("cannot use the key " + (alias == null ? keys : "'" + alias + "'") + " in the PKCS#12 store "
+                    + store + ": " + e.getMessage(), e);
         }
     }
 
@@ -94,7 +131,7 @@ public final class TlsContexts {
 
     /** Every certificate in a PEM (or DER) file, in order. */
     static List<Certificate> certificates(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
+        byte[] bytes = read(file, "certificate file");
         try {
             List<Certificate> all = List.copyOf(CertificateFactory.getInstance("X.509")
                     .generateCertificates(new ByteArrayInputStream(bytes)));
@@ -107,9 +144,22 @@ public final class TlsContexts {
         }
     }
 
+    /** The bytes of {@code file}, or an error that says which file of what kind is missing or unreadable. */
+    private static byte[] read(Path file, String what) throws IOException {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new IOException("no " + what + " at " + file.toAbsolutePath() + " (no such file)", e);
+        } catch (AccessDeniedException e) {
+            throw new IOException("cannot read the " + what + " " + file + " (permission denied)", e);
+        } catch (IOException e) {
+            throw new IOException("cannot read the " + what + " " + file + ": " + e, e);
+        }
+    }
+
     /** The PKCS#8 private key of a PEM file, of whichever algorithm it is. */
     static PrivateKey privateKey(Path file) throws IOException {
-        String pem = Files.readString(file, StandardCharsets.US_ASCII);
+        String pem = new String(read(file, "private key file"), StandardCharsets.US_ASCII);
         if (pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")) {
             throw new IOException("the key in " + file + " is encrypted: write it unencrypted"
                     + " (openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pem)");
