@@ -22,7 +22,7 @@ import javax.net.ssl.SSLHandshakeException;
  * that say what failed and with whom.
  *
  * <p><b>Delegated tasks</b> (key exchange, signatures, certificate path checks) take 1 to 4 ms of
- * CPU each on the machine this was measured on (docs/adr/0008-tls.md), which on the loop thread
+ * CPU each on the machine this was measured on (docs/adr/0009-tls.md), which on the loop thread
  * would stall every other connection for as long; there is no cheap kind worth running inline. So
  * they run on {@link TlsOptions#taskExecutor()} (a virtual thread per batch by default) and the
  * handshake resumes in a loop callback when they are done. The engine is thread-safe for this: the

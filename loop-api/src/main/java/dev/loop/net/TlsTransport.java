@@ -10,7 +10,7 @@ import java.nio.channels.ClosedChannelException;
 /**
  * TLS as a {@link Transport} over another (a socket), not thread-safe (loop thread only): the
  * connection above reads and writes plaintext through it exactly as through a socket, so reads,
- * the stream helpers, watermarks, {@code drain()} and timeouts work unchanged (docs/adr/0008-tls.md).
+ * the stream helpers, watermarks, {@code drain()} and timeouts work unchanged (docs/adr/0009-tls.md).
  * The records and buffers are {@link TlsRecords}', the handshake {@link TlsHandshake}'s.
  *
  * <p><b>Readiness.</b> The socket reports to this layer, a {@link CoalescedReadiness} of its own:
