@@ -97,15 +97,18 @@ abstract class IoUringChannel implements IoUringIoHandle {
         IoUringIoEvent e = (IoUringIoEvent) event;
         inFlight--;
         if (e.userData() != Ops.CANCEL) {
-            completed(e.userData(), e.res());
+            completed(e.userData(), e.res(), e.flags());
         }
         if (closing && inFlight == 0 && !submitQueued) {
             release();
         }
     }
 
-    /** One of this handle's operations completed with {@code res} (a count, or a negated errno). */
-    abstract void completed(long op, int res);
+    /**
+     * One of this handle's operations completed with {@code res} (a count, or a negated errno);
+     * {@code flags} are the completion's ({@code IORING_CQE_F_*}).
+     */
+    abstract void completed(long op, int res, int flags);
 
     /**
      * Starts closing: at the next pre-poll pass, what is in flight is cancelled (or, for bytes

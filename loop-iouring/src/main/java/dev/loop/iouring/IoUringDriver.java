@@ -113,6 +113,7 @@ final class IoUringDriver implements IoHandler {
         enterRing("poll");
         pollingThread = Thread.currentThread();
         polls++;
+
         executor.runPending();
         boolean reportsWaiting = false;
         if (net != null) {

@@ -57,7 +57,7 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
     }
 
     @Override
-    void completed(long op, int res) {
+    void completed(long op, int res, int flags) {
         pollId = 0;
         if (res == -Ops.ECANCELED || isClosing()) {
             return;

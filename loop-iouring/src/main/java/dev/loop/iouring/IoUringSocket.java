@@ -49,6 +49,8 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private ByteBuffer recv;
     private long recvAddress;
     private IoUringIoOps recvOps;
+    private IoUringIoOps recvPollFirstOps;
+    private boolean socketHasMore;
     private long recvId;
     private int readPos;
     private int readEnd;
@@ -147,7 +149,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             if (recv == null) {
                 resize(MIN_RECV);
             }
-            recvId = submit(recvOps);
+            recvId = submit(socketHasMore ? recvOps : recvPollFirstOps);
         }
         flush();
     }
@@ -155,12 +157,16 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private void resize(int size) {
         recv = ByteBuffer.allocateDirect(size);
         recvAddress = Buffer.memoryAddress(recv);
-        recvOps = Ops.recv(fd, recvAddress, size);
+        recvOps = Ops.recv(fd, recvAddress, size, false);
+        recvPollFirstOps = Ops.recv(fd, recvAddress, size, true);
     }
 
     @Override
-    void completed(long op, int res) {
+    void completed(long op, int res, int flags) {
         if (op == Ops.RECV) {
+            // The kernel says whether bytes are still queued: if so, the next receive tries at
+            // once; if not, it arms its poll first and skips an attempt that would find nothing.
+            socketHasMore = (flags & Ops.IORING_CQE_F_SOCK_NONEMPTY) != 0;
             received(res);
         } else if (op == Ops.SEND) {
             sent(res);
@@ -418,6 +424,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         giveBackSendBuffer();
         recv = null;
         recvOps = null;
+        recvPollFirstOps = null;
     }
 
     @Override

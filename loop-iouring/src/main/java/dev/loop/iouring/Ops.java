@@ -21,6 +21,12 @@ final class Ops {
     static final long POLL = 3;
     static final long CANCEL = 4;
 
+    /** {@code ioprio} flag of send and receive: wait for readiness before the first attempt. */
+    static final short IORING_RECVSEND_POLL_FIRST = 1;
+
+    /** Completion flag of a receive: the socket still holds bytes after it. */
+    static final int IORING_CQE_F_SOCK_NONEMPTY = 1 << 2;
+
     static final int POLLIN = 0x1;
     static final int POLLOUT = 0x4;
     /** {@code send} must not raise SIGPIPE when the peer is gone: the error is reported instead. */
@@ -34,8 +40,14 @@ final class Ops {
     private Ops() {
     }
 
-    static IoUringIoOps recv(int fd, long address, int length) {
-        return new IoUringIoOps(OP_RECV, (byte) 0, (short) 0, fd, 0L, address, length, 0, RECV,
+    /**
+     * A receive into {@code [address, address + length)}. With {@code pollFirst} it arms its poll
+     * before trying: right after the kernel said the socket was drained, a first attempt would
+     * almost always find nothing and cost a failed {@code recv} before the poll is armed anyway.
+     */
+    static IoUringIoOps recv(int fd, long address, int length, boolean pollFirst) {
+        return new IoUringIoOps(OP_RECV, (byte) 0, pollFirst ? IORING_RECVSEND_POLL_FIRST : 0, fd, 0L, address,
+                length, 0, RECV,
                 (short) 0, (short) 0, 0, 0L);
     }
 
