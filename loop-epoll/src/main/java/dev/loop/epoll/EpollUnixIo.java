@@ -7,6 +7,7 @@ import dev.loop.spi.UnixIo;
 import io.netty.channel.epoll.LinuxSocket;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.Errors;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketOption;
@@ -97,9 +98,12 @@ final class EpollUnixIo implements UnixIo {
                 socket.connectedAtOnce();
             }
             return socket;
-        } catch (ConnectException e) {
+        } catch (ConnectException | FileNotFoundException | Errors.NativeIoException e) {
+            // refused, no such file (Netty reports ENOENT as a FileNotFoundException without a
+            // message), not allowed: all mean the connect failed
             s.close();
-            ConnectException withPath = new ConnectException(e.getMessage() + ": " + named);
+            String why = e instanceof FileNotFoundException ? "No such file or directory" : e.getMessage();
+            ConnectException withPath = new ConnectException(why + ": " + named);
             withPath.initCause(e);
             throw withPath;
         } catch (IOException | RuntimeException e) {

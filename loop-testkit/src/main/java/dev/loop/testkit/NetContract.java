@@ -20,19 +20,20 @@ import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
 import dev.loop.net.SocketOptions;
+import dev.loop.net.Unix;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.BindException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,15 +46,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The TCP contract, written once and run on every backend with sockets x timer strategy x task
- * mechanism of the {@link Matrix}. Everything runs on 127.0.0.1.
+ * The stream socket contract, written once and run on every backend with sockets x timer strategy
+ * x task mechanism x transport of the {@link Matrix}: TCP on 127.0.0.1, and Unix domain sockets
+ * in a temporary directory (short paths: {@code sun_path} holds 108 bytes).
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 @Conformance
@@ -73,6 +77,11 @@ public class NetContract {
 
     @RegisterExtension
     final OpenLoops loops = new OpenLoops();
+
+    /** Where Unix domain sockets go, removed after each test. */
+    @TempDir
+    Path socketDir;
+    private int socketCount;
 
     protected Loop open() {
         return loops.open(options());
@@ -110,12 +119,54 @@ public class NetContract {
 
     // ------------------------------------------------------------------ endpoints, per transport
 
-    /** Listens for the transport under test, on a free loopback address. */
+    /** Listens for the transport under test, on a free loopback address (a new socket path). */
     protected Server listen(Loop loop, ServerOptions options, Consumer<Connection> onAccept) throws IOException {
         return switch (cell.transport()) {
             case "tcp" -> Net.listen(loop, ANY_PORT, options, onAccept);
+            case "unix" -> Unix.listen(loop, newSocketPath(), options, onAccept);
             default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
         };
+    }
+
+    /** Listens on {@code address}, of the transport under test, with default options. */
+    protected Server listenAt(Loop loop, SocketAddress address) throws IOException {
+        return switch (cell.transport()) {
+            case "tcp" -> Net.listen(loop, (InetSocketAddress) address, c -> { });
+            case "unix" -> Unix.listen(loop, address, c -> { });
+            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
+        };
+    }
+
+    /** A path in this test's directory that nothing is bound to yet. */
+    protected UnixDomainSocketAddress newSocketPath() {
+        return UnixDomainSocketAddress.of(socketDir.resolve("s" + socketCount++));
+    }
+
+    /** An address of the transport under test where nothing listens. */
+    protected SocketAddress deadAddress() throws IOException {
+        return switch (cell.transport()) {
+            case "tcp" -> {
+                try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    yield new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort());
+                }
+            }
+            case "unix" -> newSocketPath();
+            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
+        };
+    }
+
+    /** Connects to {@code address} over the transport under test. */
+    protected LoopFuture<Connection> connectTo(Loop loop, SocketAddress address) {
+        return switch (cell.transport()) {
+            case "tcp" -> Net.connect(loop, (InetSocketAddress) address);
+            case "unix" -> Unix.connect(loop, address);
+            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
+        };
+    }
+
+    /** Skips a test of what only TCP has, saying what. */
+    protected void assumeTcp(String why) {
+        Assumptions.assumeTrue(cell.transport().equals("tcp"), why);
     }
 
     protected Server listen(Loop loop, Consumer<Connection> onAccept) throws IOException {
@@ -126,6 +177,7 @@ public class NetContract {
     protected LoopFuture<Connection> connect(Loop loop, Server server, SocketOptions options) {
         return switch (cell.transport()) {
             case "tcp" -> Net.connect(loop, server.localAddress(), options);
+            case "unix" -> Unix.connect(loop, server.localSocketAddress(), options);
             default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
         };
     }
@@ -219,7 +271,7 @@ public class NetContract {
     void echoesRandomSizesByteExactToABlockingClient() throws Exception {
         Loop loop = open();
         Server server = echoServer(loop);
-        InetSocketAddress addr = server.localAddress();
+        SocketAddress addr = server.localSocketAddress();
         Random rnd = new Random(1);
         for (int size : new int[] {1, 2, 1000, 65_537, 1 << 20}) {
             byte[] data = randomBytes(rnd, size);
@@ -229,17 +281,21 @@ public class NetContract {
         }
     }
 
-    private static byte[] blockingEcho(InetSocketAddress addr, byte[] data, long seed) {
-        try (Socket s = new Socket(addr.getAddress(), addr.getPort())) {
-            s.setSoTimeout((int) PATIENCE.toMillis());
+    /**
+     * A blocking JDK client of either family ({@code SocketChannel.open} takes TCP and Unix
+     * addresses): one thread writes in random chunks while this one reads, as a channel allows.
+     */
+    private static byte[] blockingEcho(SocketAddress addr, byte[] data, long seed) {
+        try (SocketChannel s = SocketChannel.open(addr)) {
             Thread writer = Thread.ofPlatform().start(() -> {
                 try {
-                    OutputStream o = s.getOutputStream();
                     Random rnd = new Random(seed);
                     for (int at = 0; at < data.length; ) {
                         int n = Math.min(data.length - at, 1 + rnd.nextInt(100_000));
-                        o.write(data, at, n);
-                        o.flush();
+                        ByteBuffer chunk = ByteBuffer.wrap(data, at, n);
+                        while (chunk.hasRemaining()) {
+                            s.write(chunk);
+                        }
                         at += n;
                     }
                     s.shutdownOutput();
@@ -247,9 +303,13 @@ public class NetContract {
                     throw new RuntimeException(e);
                 }
             });
-            byte[] back = s.getInputStream().readAllBytes();
+            ByteArrayOutputStream back = new ByteArrayOutputStream();
+            ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+            while (s.read(buf.clear()) >= 0) {
+                back.write(buf.array(), 0, buf.position());
+            }
             writer.join();
-            return back;
+            return back.toByteArray();
         } catch (IOException | InterruptedException e) {
             throw new RuntimeException(e);
         }
@@ -297,6 +357,7 @@ public class NetContract {
 
     @Test
     void aResetWhileReadingFailsTheReadAndLeaksNothing() throws Exception {
+        assumeTcp("a Unix domain socket has no reset: a peer that closes with nothing unread ends the stream");
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
         Server server = listen(loop, accepted::complete);
@@ -356,24 +417,23 @@ public class NetContract {
 
     @Test
     void aRefusedConnectFailsPromptlyNamingTheAddress() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        SocketAddress dead = deadAddress();
         Loop loop = open();
         long start = System.nanoTime();
-        Throwable e = awaitFailure(loop, Net.connect(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), port)));
+        Throwable e = awaitFailure(loop, connectTo(loop, dead));
         assertInstanceOf(ConnectException.class, e);
-        assertTrue(e.getMessage().contains(":" + port), e.getMessage());
+        String named = dead instanceof InetSocketAddress i ? ":" + i.getPort() : dead.toString();
+        assertTrue(e.getMessage().contains(named), e.getMessage());
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2), "refusal took too long");
     }
 
     @Test
-    void bindingAPortInUseFailsNamingTheAddress() throws Exception {
+    void bindingAnAddressInUseFailsNamingTheAddress() throws Exception {
         Loop loop = open();
         Server first = listen(loop, c -> { });
-        BindException e = assertThrows(BindException.class, () -> Net.listen(loop, first.localAddress(), c -> { }));
-        assertTrue(e.getMessage().contains(first.localAddress().toString()), e.getMessage());
+        BindException e = assertThrows(BindException.class, () -> listenAt(loop, first.localSocketAddress()));
+        assertTrue(e.getMessage().contains(first.localSocketAddress().toString()), e.getMessage());
+        assertTrue(first.isOpen(), "the first server goes on");
     }
 
     @Test
@@ -570,7 +630,7 @@ public class NetContract {
         assertEquals(5, events.stream().filter(e -> e.startsWith("tick")).count());
         assertEquals(5, events.stream().filter(e -> e.startsWith("consumed")).count());
         assertEquals(5, events.stream().filter(e -> e.startsWith("echo")).count());
-        assertNotNull(server.localAddress());
+        assertNotNull(server.localSocketAddress());
     }
 
     private static void echoLines(Connection c, int i, List<String> events, Promise<Void> done) {
@@ -595,9 +655,18 @@ public class NetContract {
         Server server = listen(loop, accepted::complete);
         Connection client = await(loop, connect(loop, server));
         Connection conn = await(loop, accepted);
-        assertEquals(server.localAddress(), client.remoteAddress());
-        assertEquals(client.localAddress(), conn.remoteAddress());
-        assertEquals(server.localAddress().getPort(), conn.localAddress().getPort());
+        assertEquals(server.localSocketAddress(), client.remoteSocketAddress());
+        assertEquals(client.localSocketAddress(), conn.remoteSocketAddress());
+        if (cell.transport().equals("tcp")) {
+            assertEquals(server.localAddress(), client.remoteAddress());
+            assertEquals(server.localAddress().getPort(), conn.localAddress().getPort());
+        } else {
+            assertEquals(server.localSocketAddress(), conn.localSocketAddress());
+            assertEquals("", client.localSocketAddress().toString(), "a client's Unix socket is unnamed");
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, client::remoteAddress);
+            assertTrue(e.getMessage().contains("remoteSocketAddress"), e.getMessage());
+            assertThrows(UnsupportedOperationException.class, server::localAddress);
+        }
         assertEquals(List.of(conn), server.connections());
         server.close(true);
         spin(loop, 2);
