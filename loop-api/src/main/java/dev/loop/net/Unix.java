@@ -42,8 +42,9 @@ public final class Unix {
     }
 
     /**
-     * The longest path, in bytes of UTF-8, a socket can be bound to on this platform (107 on Linux,
-     * 103 on BSD and macOS); a longer one is refused with an {@link IllegalArgumentException}.
+     * The longest path, in bytes of UTF-8, a socket can be bound to on this platform by every
+     * backend (106 on Linux, 102 on BSD and macOS: the JDK's limit, one byte below the kernel's); a
+     * longer one is refused with an {@link IllegalArgumentException} naming it.
      */
     public static final int MAX_PATH_BYTES = UnixPaths.MAX_PATH_BYTES;
 

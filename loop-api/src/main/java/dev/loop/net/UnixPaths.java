@@ -22,11 +22,14 @@ import java.util.Locale;
  */
 final class UnixPaths {
     /**
-     * The longest socket path in bytes: {@code sun_path} holds 108 bytes on Linux and 104 on BSD
-     * and macOS, one of which is the terminating NUL the JDK insists on.
+     * The longest socket path in bytes that every backend binds: {@code sun_path} holds 108 bytes
+     * on Linux and 104 on BSD and macOS; the kernel and Netty take a path one byte short of that,
+     * the JDK's channels ({@code select}) only a path two bytes short (a 107-byte path fails there
+     * with "Unix domain path too long"). One limit for all backends, the JDK's, so that a path
+     * works or fails the same whichever backend binds it.
      */
     static final int MAX_PATH_BYTES = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
-            ? 107 : 103;
+            ? 106 : 102;
 
     private static final int S_IFMT = 0170000;
     private static final int S_IFSOCK = 0140000;
