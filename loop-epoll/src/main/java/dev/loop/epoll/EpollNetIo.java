@@ -23,7 +23,9 @@ import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectableChannel;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Sockets on epoll: Netty's {@link LinuxSocket} (non-blocking, close-on-exec) for TCP, UDP
@@ -51,7 +53,17 @@ final class EpollNetIo implements NetIo {
         @Override
         public IoWatch watch(int fd, IoReady ready) throws IOException {
             enter();
-            return new EpollWatch(EpollNetIo.this, fd, ready);
+            // Netty keeps one registration per descriptor and would let a second one replace the
+            // first silently (an assertion only): refuse it here, naming the descriptor
+            if (!watchedFds.add(fd)) {
+                throw new IOException("cannot watch file descriptor " + fd + ": it is already watched by this loop");
+            }
+            try {
+                return new EpollWatch(EpollNetIo.this, fd, ready);
+            } catch (IOException | RuntimeException e) {
+                watchedFds.remove(fd);
+                throw e;
+            }
         }
 
         @Override
@@ -60,6 +72,8 @@ final class EpollNetIo implements NetIo {
                     + " give out its file descriptor; watch a descriptor (Watch.fd), or use backend select");
         }
     };
+    /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
+    private final Set<Integer> watchedFds = new HashSet<>();
     private UnixIo unix;
     private ByteBuffer copy;
     private long copyAddress;
@@ -73,6 +87,11 @@ final class EpollNetIo implements NetIo {
         IoRegistration r = handler.register(handle);
         registered++;
         return r;
+    }
+
+    /** A watch of {@code fd} ended: the descriptor may be watched again. */
+    void unwatched(int fd) {
+        watchedFds.remove(fd);
     }
 
     /** A registered socket closed (or a watch ended); called once per registration. */

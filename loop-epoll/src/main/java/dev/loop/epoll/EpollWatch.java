@@ -88,6 +88,7 @@ final class EpollWatch implements EpollIoHandle, IoWatch {
             return;
         }
         closed = true;
+        net.unwatched(fd.intValue());
         net.unregistered(this);
         try {
             registration.cancel();
