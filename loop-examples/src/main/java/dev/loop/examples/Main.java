@@ -9,6 +9,8 @@ import java.util.Arrays;
  *
  * <pre>
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="echo-server --port 8888 --backend select"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="udp-echo --port 9999 --backend epoll"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="unix-echo --path /tmp/loop-echo.sock --backend epoll"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-get http://127.0.0.1:8000/"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="countdown 5"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="producer-consumer 10"
@@ -28,6 +30,8 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         return switch (name) {
             case "echo-server" -> EchoServer.run(rest, out, err);
+            case "udp-echo" -> UdpEcho.run(rest, out, err);
+            case "unix-echo" -> UnixEcho.run(rest, out, err);
             case "http-get" -> HttpGet.run(rest, out, err);
             case "countdown" -> Countdown.run(rest, out, err);
             case "producer-consumer" -> ProducerConsumer.run(rest, out, err);
@@ -35,6 +39,8 @@ public final class Main {
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
                 err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
+                err.println("  udp-echo [--port P] [--backend NAME]                 answer each datagram to its sender");
+                err.println("  unix-echo [--path PATH] [--backend NAME] [--prefix]  echo on a Unix domain socket");
                 err.println("  http-get URL                                        HTTP/1.0 GET: status line, body size");
                 err.println("  countdown [N]                                       count down N seconds");
                 err.println("  producer-consumer [N]                               N items through a queue");
