@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * What every entry point of the networking API checks first (the loop is open and called on its
  * thread), and the backend's optional capabilities, each refused with a message that names the
- * backend when it lacks one (docs/adr/0010-datagrams-unix-watch.md).
+ * backend when it lacks one (docs/adr/0010-datagrams-and-unix-sockets.md).
  */
 final class NetEntry {
     private NetEntry() {

@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * <p>Like the stream sockets, this is readiness only: the backend opens non-blocking sockets and
  * reports readiness; queueing, futures, watermarks and delivery to handlers live in
- * {@code loop-api} (docs/adr/0010-datagrams-unix-watch.md).
+ * {@code loop-api} (docs/adr/0010-datagrams-and-unix-sockets.md).
  */
 public interface DatagramIo {
 

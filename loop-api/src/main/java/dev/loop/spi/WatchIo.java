@@ -30,7 +30,7 @@ public interface WatchIo {
      * Starts watching the file descriptor {@code fd}, which stays the caller's (never closed here).
      *
      * @throws IOException naming the descriptor when the poller refuses it (closed, a regular file,
-     *                     already watched or one of the loop's own sockets)
+     *                     or already watched by this loop)
      * @throws UnsupportedOperationException if this backend cannot watch raw descriptors
      */
     default IoWatch watch(int fd, IoReady ready) throws IOException {
