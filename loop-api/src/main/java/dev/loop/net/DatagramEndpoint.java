@@ -50,8 +50,9 @@ public interface DatagramEndpoint {
      *         (too large, a broadcast address without {@link DatagramOptions#broadcast()}, no route),
      *         with a {@link java.net.PortUnreachableException} on a connected endpoint whose peer
      *         refused an earlier one, and with an {@link IOException} if the endpoint closes first
-     * @throws IllegalArgumentException if {@code target} is unresolved, or this endpoint is connected
-     *                                  to another address
+     * @throws IllegalArgumentException if {@code target} is unresolved, an IPv6 address for an
+     *                                  endpoint bound to IPv4, or this endpoint is connected to
+     *                                  another address
      */
     LoopFuture<Void> send(ByteBuffer data, InetSocketAddress target);
 

@@ -78,6 +78,7 @@ final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, 
         UdpEndpoint ep = new UdpEndpoint(net, options, NetEntry.datagrams(net), local);
         if (remote != null) {
             try {
+                checkFamily(ep.socket.localAddress(), remote);
                 ep.socket.connect(remote);
             } catch (IOException e) {
                 ep.socket.close();
@@ -93,6 +94,18 @@ final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, 
         }
         net.add(ep);
         return ep;
+    }
+
+    /**
+     * Refuses an IPv6 peer for an IPv4 socket, naming both, before the backend does so in its own
+     * words (the JDK: an {@code UnsupportedAddressTypeException} without a message; epoll: "Address
+     * family not supported"). An IPv6 socket may send to IPv4 peers: the kernel maps them.
+     */
+    private static void checkFamily(InetSocketAddress local, InetSocketAddress peer) {
+        if (local.getAddress() instanceof Inet4Address && peer.getAddress() instanceof Inet6Address) {
+            throw new IllegalArgumentException("cannot reach the IPv6 address " + peer + " from the IPv4 socket " + local
+                    + ": bind the endpoint to an IPv6 address (:: for both families)");
+        }
     }
 
     // ------------------------------------------------------------------ readiness
@@ -132,6 +145,7 @@ final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, 
     public LoopFuture<Void> send(ByteBuffer data, InetSocketAddress target) {
         Objects.requireNonNull(data, "data");
         NetEntry.resolved(target, "target");
+        checkFamily(socket.localAddress(), target);
         if (remote != null && !remote.equals(target)) {
             throw new IllegalArgumentException(this + " is connected to " + remote + ": cannot send to " + target);
         }

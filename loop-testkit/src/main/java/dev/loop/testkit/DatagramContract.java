@@ -330,6 +330,23 @@ public class DatagramContract {
     }
 
     @Test
+    void anIpv6TargetForAnIpv4EndpointIsRefusedNamingBoth() throws Exception {
+        Loop loop = open();
+        DatagramEndpoint v4 = bind(loop);
+        InetSocketAddress v6 = new InetSocketAddress(InetAddress.getByName("::1"), 9);
+        IllegalArgumentException send = assertThrows(IllegalArgumentException.class, () -> v4.send(utf8("x"), v6));
+        assertTrue(send.getMessage().contains(v6.toString()) && send.getMessage().contains(v4.localAddress().toString()),
+                send.getMessage());
+        IllegalArgumentException connect = assertThrows(IllegalArgumentException.class,
+                () -> Datagrams.open(loop, ANY_PORT, v6, DatagramOptions.defaults()));
+        assertTrue(connect.getMessage().contains(v6.toString()), connect.getMessage());
+        assertTrue(v4.isOpen(), "a refused target does not close the endpoint");
+        DatagramEndpoint server = bind(loop);
+        await(loop, v4.send(utf8("still works"), server.localAddress()));
+        assertEquals("still works", text(await(loop, server.receive())));
+    }
+
+    @Test
     void oneReceiveAtATimeAndACancelledOneLosesNoDatagram() throws Exception {
         Loop loop = open();
         DatagramEndpoint server = bind(loop);
