@@ -40,7 +40,7 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
     private final TcpServer server;   // null for a client connection
     private final StreamReader reader;
     private final StreamWriter writer;
-    Transport transport;              // set once, by connect or accepted; read by the reader and writer
+    Transport transport;              // set by connect or accepted, replaced once by startTls; read by the reader and writer
     private int state;
 
     // the interest last asked of the transport: only a change is passed on
@@ -73,13 +73,15 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
         Transport open(dev.loop.spi.IoReady ready) throws IOException;
     }
 
-    /** Starts a TCP connect; the future completes with this connection. */
-    LoopFuture<Connection> connect() {
-        return connect(ready -> SocketTransport.connect(net.io, (InetSocketAddress) remote, options.kernelOptions(), ready));
+    /** Starts a TCP connect, with a TLS handshake after it if {@code tls} is set; the future completes with this connection. */
+    LoopFuture<Connection> connect(TlsOptions tls) {
+        InetSocketAddress to = (InetSocketAddress) remote;
+        return connectThrough(tls == null ? ready -> SocketTransport.connect(net.io, to, options.kernelOptions(), ready)
+                : ready -> TlsStart.connect(this, tls));
     }
 
     /** Starts a connect through {@code dial}; the future completes with this connection. */
-    LoopFuture<Connection> connect(Dial dial) {
+    LoopFuture<Connection> connectThrough(Dial dial) {
         connecting = loop.newPromise();
         state = CONNECTING;
         try {
@@ -110,6 +112,20 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
         state = OPEN;
         net.add(this);
         startIdleTimer();
+    }
+
+    /**
+     * Adopts a transport over an accepted socket that must finish opening first (a TLS handshake):
+     * the connection stays connecting, and the future completes once it is open.
+     */
+    LoopFuture<Connection> acceptedOpening(Transport t) {
+        connecting = loop.newPromise();
+        transport = t;
+        t.attach(this);
+        state = CONNECTING;
+        net.add(this);
+        setInterest(false, true);
+        return connecting;
     }
 
     private IOException describe(IOException e) {
@@ -241,6 +257,18 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
     @Override
     public void shutdownOutput() {
         writer.shutdownOutput();
+    }
+
+    // ------------------------------------------------------------------ TLS
+
+    @Override
+    public LoopFuture<Connection> startTls(TlsOptions tls) {
+        return TlsStart.upgrade(this, reader, tls, server == null, writer.queuedBytes(), interestRead, interestWrite);
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return transport instanceof TlsTransport t ? t.info() : null;
     }
 
     // ------------------------------------------------------------------ closing

@@ -154,7 +154,7 @@ public final class Unix {
             throw notUnix(address);
         }
         try {
-            return new StreamConnection(net, options, null, address).connect(dial);
+            return new StreamConnection(net, options, null, address).connectThrough(dial);
         } catch (UnsupportedOperationException e) {
             throw NetEntry.unsupported(net, e);
         }

@@ -42,8 +42,8 @@ public final class Matrix {
     public static final String MECHANISMS = "loop.testkit.mechanisms";
     public static final String TRANSPORTS = "loop.testkit.transports";
 
-    /** What the network suites' connections can run over: TCP, and Unix domain stream sockets. */
-    static final List<String> ALL_TRANSPORTS = List.of("tcp", "unix");
+    /** What the network suites' connections run over: plain TCP, Unix domain stream sockets, and TLS on TCP. */
+    static final List<String> ALL_TRANSPORTS = List.of("tcp", "unix", "tls");
 
     private static final Map<String, Boolean> HAS_SOCKETS = new ConcurrentHashMap<>();
     private static final Map<String, Boolean> CAPABLE = new ConcurrentHashMap<>();
@@ -97,6 +97,14 @@ public final class Matrix {
     static List<String> transports() {
         String only = System.getProperty(TRANSPORTS);
         return only == null || only.isBlank() ? ALL_TRANSPORTS : split(only);
+    }
+
+    /**
+     * Backends that have sockets, once each, on the default timers, over TLS: for the suite of what
+     * only TLS has (handshakes, certificates, STARTTLS), which does not vary with timers or tasks.
+     */
+    public static Stream<Cell> tls() {
+        return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null, "tls"));
     }
 
     /** Backends that have sockets, once each, on the default timers: for suites of whole loop groups. */

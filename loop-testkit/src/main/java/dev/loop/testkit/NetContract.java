@@ -24,11 +24,13 @@ import dev.loop.net.Unix;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.BindException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.net.SocketTimeoutException;
@@ -47,6 +49,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -56,8 +59,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The stream socket contract, written once and run on every backend with sockets x timer strategy
- * x task mechanism x transport of the {@link Matrix}: TCP on 127.0.0.1, and Unix domain sockets
- * in a temporary directory (short paths: {@code sun_path} holds 108 bytes).
+ * x task mechanism x transport of the {@link Matrix}: plain TCP on 127.0.0.1, Unix domain sockets
+ * in a temporary directory (short paths: {@code sun_path} holds 108 bytes), and TLS on TCP
+ * ({@link TestCertificates}), so every behaviour of a connection is also checked through the TLS
+ * layer.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 @Conformance
@@ -85,6 +90,18 @@ public class NetContract {
 
     protected Loop open() {
         return loops.open(options());
+    }
+
+    /** TLS loads providers and opens files once per JVM: before a test counts descriptors. */
+    @BeforeEach
+    void warmUpTransport() {
+        if (isTls()) {
+            TestCertificates.warmUp();
+        }
+    }
+
+    protected boolean isTls() {
+        return "tls".equals(cell.transport());
     }
 
     /** Runs the loop until {@code f} is done, failing the test after {@link #PATIENCE}. */
@@ -121,20 +138,23 @@ public class NetContract {
 
     /** Listens for the transport under test, on a free loopback address (a new socket path). */
     protected Server listen(Loop loop, ServerOptions options, Consumer<Connection> onAccept) throws IOException {
+        return listen(loop, cell.transport().equals("unix") ? newSocketPath() : ANY_PORT, options, onAccept);
+    }
+
+    /** Listens for the transport under test on {@code address}. */
+    protected Server listen(Loop loop, SocketAddress address, ServerOptions options, Consumer<Connection> onAccept)
+            throws IOException {
         return switch (cell.transport()) {
-            case "tcp" -> Net.listen(loop, ANY_PORT, options, onAccept);
-            case "unix" -> Unix.listen(loop, newSocketPath(), options, onAccept);
+            case "tcp" -> Net.listen(loop, (InetSocketAddress) address, options, onAccept);
+            case "unix" -> Unix.listen(loop, address, options, onAccept);
+            case "tls" -> Net.listen(loop, (InetSocketAddress) address, options, TestCertificates.server(), onAccept);
             default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
         };
     }
 
     /** Listens on {@code address}, of the transport under test, with default options. */
     protected Server listenAt(Loop loop, SocketAddress address) throws IOException {
-        return switch (cell.transport()) {
-            case "tcp" -> Net.listen(loop, (InetSocketAddress) address, c -> { });
-            case "unix" -> Unix.listen(loop, address, c -> { });
-            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
-        };
+        return listen(loop, address, ServerOptions.defaults(), c -> { });
     }
 
     /** A path in this test's directory that nothing is bound to yet. */
@@ -145,7 +165,7 @@ public class NetContract {
     /** An address of the transport under test where nothing listens. */
     protected SocketAddress deadAddress() throws IOException {
         return switch (cell.transport()) {
-            case "tcp" -> {
+            case "tcp", "tls" -> {
                 try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                     yield new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort());
                 }
@@ -157,11 +177,7 @@ public class NetContract {
 
     /** Connects to {@code address} over the transport under test. */
     protected LoopFuture<Connection> connectTo(Loop loop, SocketAddress address) {
-        return switch (cell.transport()) {
-            case "tcp" -> Net.connect(loop, (InetSocketAddress) address);
-            case "unix" -> Unix.connect(loop, address);
-            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
-        };
+        return connect(loop, address, SocketOptions.defaults());
     }
 
     /** Skips a test of what only TCP has, saying what. */
@@ -175,9 +191,25 @@ public class NetContract {
 
     /** Connects to {@code server} over the transport under test. */
     protected LoopFuture<Connection> connect(Loop loop, Server server, SocketOptions options) {
+        return connect(loop, server.localSocketAddress(), options);
+    }
+
+    /** Connects to {@code address} over the transport under test. */
+    protected LoopFuture<Connection> connect(Loop loop, SocketAddress address, SocketOptions options) {
         return switch (cell.transport()) {
-            case "tcp" -> Net.connect(loop, server.localAddress(), options);
-            case "unix" -> Unix.connect(loop, server.localSocketAddress(), options);
+            case "tcp" -> Net.connect(loop, (InetSocketAddress) address, options);
+            case "unix" -> Unix.connect(loop, address, options);
+            case "tls" -> Net.connect(loop, (InetSocketAddress) address, options, TestCertificates.clientOptions());
+            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
+        };
+    }
+
+    /** A blocking JDK client socket for the transport under test: an {@link javax.net.ssl.SSLSocket} over TLS. */
+    protected Socket blockingSocket(InetSocketAddress addr) throws IOException {
+        return switch (cell.transport()) {
+            case "tcp" -> new Socket(addr.getAddress(), addr.getPort());
+            case "tls" -> TestCertificates.clientOptions().context().getSocketFactory()
+                    .createSocket(addr.getAddress(), addr.getPort());
             default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
         };
     }
@@ -282,10 +314,40 @@ public class NetContract {
     }
 
     /**
-     * A blocking JDK client of either family ({@code SocketChannel.open} takes TCP and Unix
-     * addresses): one thread writes in random chunks while this one reads, as a channel allows.
+     * A blocking JDK client: a {@link SocketChannel} for a Unix domain socket, a {@link Socket}
+     * (an {@link javax.net.ssl.SSLSocket} over TLS) otherwise; one thread writes in random chunks
+     * while this one reads.
      */
-    private static byte[] blockingEcho(SocketAddress addr, byte[] data, long seed) {
+    private byte[] blockingEcho(SocketAddress addr, byte[] data, long seed) {
+        if (!(addr instanceof InetSocketAddress ip)) {
+            return blockingChannelEcho(addr, data, seed);
+        }
+        try (Socket s = blockingSocket(ip)) {
+            s.setSoTimeout((int) PATIENCE.toMillis());
+            Thread writer = Thread.ofPlatform().start(() -> {
+                try {
+                    OutputStream o = s.getOutputStream();
+                    Random rnd = new Random(seed);
+                    for (int at = 0; at < data.length; ) {
+                        int n = Math.min(data.length - at, 1 + rnd.nextInt(100_000));
+                        o.write(data, at, n);
+                        o.flush();
+                        at += n;
+                    }
+                    s.shutdownOutput();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            byte[] back = s.getInputStream().readAllBytes();
+            writer.join();
+            return back;
+        } catch (IOException | InterruptedException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private static byte[] blockingChannelEcho(SocketAddress addr, byte[] data, long seed) {
         try (SocketChannel s = SocketChannel.open(addr)) {
             Thread writer = Thread.ofPlatform().start(() -> {
                 try {
