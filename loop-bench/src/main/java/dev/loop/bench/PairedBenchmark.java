@@ -28,8 +28,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Workloads ({@code workload}):
  * <ul>
  *   <li>{@code future}: {@link FutureBenchmark}'s promise + one callback + complete, against
- *       {@code CompletableFuture.thenAccept} (the callback inline in {@code complete}) and
- *       {@code thenAcceptAsync(cb, loop)} (the callback on the loop, as ours).</li>
+ *       {@code CompletableFuture.thenAccept}. Not {@code thenAcceptAsync(cb, loop)}: its tasks would
+ *       share the engine's callback call site with our promises and make it megamorphic, which
+ *       slows ours in this fork only ({@link FutureBenchmark} measures it in a fork of its own).</li>
  *   <li>{@code switch}: the floor and the task switches of {@link TaskBenchmark}: a bare
  *       continuation run and yield on the benchmark thread, the same resumed through the loop's
  *       ready queue, {@code yieldNow}, an await of a callback, and the {@code thenCompose} chain.</li>
@@ -78,10 +79,6 @@ public class PairedBenchmark {
                         jdk.running.loop.execute(jdk.thenAccept);
                         jdk.done.await();
                     }, jdk::close);
-                    add("CompletableFuture thenAcceptAsync(loop)", FutureBenchmark.BATCH, () -> {
-                        jdk.running.loop.execute(jdk.thenAcceptAsync);
-                        jdk.done.await();
-                    }, null);
                 }
                 case "switch" -> {
                     TaskBenchmark.Bare bare = new TaskBenchmark.Bare();
