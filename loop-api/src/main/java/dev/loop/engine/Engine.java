@@ -391,13 +391,8 @@ public abstract class Engine {
             stopping = true; // every pass below polls without blocking
         }
         try {
-            new Shutdown(this, inbox, ready, timers, extensions.closeHooks()).run();
+            new Shutdown(this, inbox, ready, timers, extensions.closeHooks(), clockSubscription).run();
         } finally {
-            try {
-                clockSubscription.close();
-            } catch (Exception ignored) {
-                // unsubscribing from a clock cannot fail in a way that matters here
-            }
             synchronized (this) {
                 closed = true;
                 owner = null;

@@ -8,8 +8,8 @@ import java.util.function.BooleanSupplier;
  * The steps of {@link Engine#close()} after it has claimed the loop, in order (docs/design.md,
  * "Closing"): shut the inbox, run the close hooks (tasks are cancelled and run their
  * {@code finally} blocks there), cancel the timers, run what is left until nothing is, seal the
- * inbox and run what the seal took, release the backend. Nothing submitted before close returns
- * is lost: it runs, or its submitter is told it was refused.
+ * inbox and run what the seal took, release the backend and the clock. Nothing submitted before
+ * close returns is lost: it runs, or its submitter is told it was refused.
  *
  * <p>Not thread-safe: made and run once, by the thread closing the loop, which owns the loop
  * meanwhile.
@@ -20,14 +20,16 @@ final class Shutdown {
     private final ArrayDeque<Runnable> ready;
     private final EngineTimers timers;
     private final List<Runnable> closeHooks;
+    private final AutoCloseable clockSubscription;
 
     Shutdown(Engine engine, Inbox inbox, ArrayDeque<Runnable> ready, EngineTimers timers,
-             List<Runnable> closeHooks) {
+             List<Runnable> closeHooks, AutoCloseable clockSubscription) {
         this.engine = engine;
         this.inbox = inbox;
         this.ready = ready;
         this.timers = timers;
         this.closeHooks = closeHooks;
+        this.clockSubscription = clockSubscription;
     }
 
     void run() {
@@ -54,6 +56,11 @@ final class Shutdown {
                 engine.io().close();
             } catch (Throwable t) {
                 engine.report("I/O backend " + engine.backendName() + " failed to close", t, engine.io());
+            }
+            try {
+                clockSubscription.close();
+            } catch (Throwable ignored) {
+                // unsubscribing from a clock cannot fail in a way that matters here
             }
             CurrentEngine.set(previous);
         }
