@@ -31,6 +31,7 @@ public final class Main {
             case "http-get" -> HttpGet.run(rest, out, err);
             case "countdown" -> Countdown.run(rest, out, err);
             case "producer-consumer" -> ProducerConsumer.run(rest, out, err);
+            case "http-server" -> dev.loop.examples.http.HttpServer.run(rest, out, err);
             case "demo" -> Demo.run(rest, out, err);
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
