@@ -59,11 +59,17 @@ public final class ExternalTools {
      * @throws AssertionError if it is still running then (it is killed)
      */
     public static Result run(Duration deadline, String... command) throws IOException, InterruptedException {
+        return run(deadline, null, command);
+    }
+
+    /** Runs {@code command} with {@code input} (null: nothing) on its stdin and waits at most {@code deadline}. */
+    public static Result run(Duration deadline, byte[] input, String... command) throws IOException, InterruptedException {
         Path out = Files.createTempFile("tool-out", ".txt");
         Path err = Files.createTempFile("tool-err", ".txt");
+        Path in = input == null ? null : Files.write(Files.createTempFile("tool-in", ".txt"), input);
         try {
             Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+                    .redirectInput(ProcessBuilder.Redirect.from(in == null ? new File("/dev/null") : in.toFile())).start();
             if (!p.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly().waitFor();
                 throw new AssertionError(String.join(" ", command) + " still running after " + deadline.toSeconds()
@@ -74,6 +80,9 @@ public final class ExternalTools {
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
+            if (in != null) {
+                Files.deleteIfExists(in);
+            }
         }
     }
 
