@@ -28,6 +28,7 @@ final class FileStream {
     private final boolean offload;
     private final ByteBuffer buf;
     private final Runnable done;
+    private final Runnable progress;
     private final Consumer<Throwable> failed;
     private final Runnable pump = this::pump;
     private long position;
@@ -35,16 +36,18 @@ final class FileStream {
     /**
      * @param loopChunk a buffer the loop lends for on-loop reads (unused when reads are offloaded)
      * @param done      called once every byte was handed to the connection
+     * @param progress  called after each chunk handed to the connection
      * @param failed    called if reading fails or the file shrinks; the response is then broken
      */
     FileStream(Connection conn, StaticFiles.Opened file, boolean offload, ByteBuffer loopChunk, Runnable done,
-               Consumer<Throwable> failed) {
+               Runnable progress, Consumer<Throwable> failed) {
         this.loop = conn.loop();
         this.conn = conn;
         this.file = file;
         this.offload = offload;
         this.buf = offload ? ByteBuffer.allocate(CHUNK) : loopChunk;
         this.done = done;
+        this.progress = progress;
         this.failed = failed;
     }
 
@@ -111,6 +114,7 @@ final class FileStream {
         buf.flip();
         conn.write(buf); // copies what the kernel does not take, so buf is free again
         position += n;
+        progress.run();
         return true;
     }
 

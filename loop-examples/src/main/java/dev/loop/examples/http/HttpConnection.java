@@ -289,7 +289,16 @@ final class HttpConnection implements ConnectionHandler {
         if (conn.isInputShutdown() || limits.lingerTimeout().isZero()) {
             conn.close();
         } else {
-            lingerTimer = loop.callLater(limits.lingerTimeout(), conn::close);
+            lingerTimer = loop.callLater(limits.lingerTimeout(), this::lingerOver);
+        }
+    }
+
+    /** Lingered long enough: close, with a reset if the client never read what it was sent. */
+    private void lingerOver() {
+        if (conn.queuedBytes() > 0) {
+            conn.abort();
+        } else {
+            conn.close();
         }
     }
 
@@ -315,24 +324,33 @@ final class HttpConnection implements ConnectionHandler {
         }
     }
 
-    /** Re-armed lazily: requests only stamp {@code lastActivity}, so the timer costs nothing per request. */
+    /**
+     * Re-armed lazily: requests only stamp {@code lastActivity}, so the timer costs nothing per
+     * request. A client that neither sends nor reads for the idle timeout is let go: closed if it
+     * was between requests, answered 408 if it was in the middle of one, reset if it stopped
+     * reading what it was sent.
+     */
     private void idleCheck() {
         if (!conn.isOpen() || phase == LINGER) {
             return;
         }
         long due = lastActivity + limits.idleTimeout().toNanos();
-        if (phase != WAIT && loop.time() - due >= 0) {
-            if (phase == BODY || !in.isEmpty()) {
-                OutputBuffer out = shared.out;
-                refuse(out, new HttpError(408, "request not received within "
-                        + limits.idleTimeout().toMillis() + " ms"));
-                flush(out);
-            } else {
-                conn.close();
-            }
-            return;
+        if (loop.time() - due < 0) {
+            idleTimer = loop.callAt(due, idleCheck);
+        } else if (drainWait || phase == WAIT) {
+            conn.abort(); // it has not read what it was sent for that long: nothing more would arrive
+        } else if (phase == BODY || !in.isEmpty()) {
+            OutputBuffer out = shared.out;
+            refuse(out, new HttpError(408, "request not received within " + limits.idleTimeout().toMillis() + " ms"));
+            flush(out);
+        } else {
+            conn.close();
         }
-        idleTimer = loop.callAt(phase == WAIT ? loop.time() + limits.idleTimeout().toNanos() : due, idleCheck);
+    }
+
+    /** Something was sent or received: the idle timeout counts from now. */
+    void touch() {
+        lastActivity = loop.time();
     }
 
     Connection connection() {

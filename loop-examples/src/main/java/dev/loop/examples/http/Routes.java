@@ -186,7 +186,8 @@ final class Routes {
     private void stream(OutputBuffer out, StaticFiles.Opened f, boolean offload) {
         owner.flush(out); // the head, and any answers before it, go before the file's bytes
         owner.responsePending();
-        new FileStream(owner.connection(), f, offload, shared.chunk(), owner::responseDone, owner::responseFailed).start();
+        new FileStream(owner.connection(), f, offload, shared.chunk(), owner::responseDone, owner::touch,
+                owner::responseFailed).start();
     }
 
     private static boolean is(byte[] b, int start, int end, byte[] path) {

@@ -197,7 +197,13 @@ final class RespConnection implements ConnectionHandler {
         if (eof || conn.isInputShutdown()) {
             conn.close();
         } else {
-            lingerTimer = home.callLater(LINGER, conn::close);
+            lingerTimer = home.callLater(LINGER, () -> {
+                if (conn.queuedBytes() > 0) {
+                    conn.abort(); // the client has not read its last replies in all this time
+                } else {
+                    conn.close();
+                }
+            });
         }
     }
 

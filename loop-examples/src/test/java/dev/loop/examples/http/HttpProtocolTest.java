@@ -239,6 +239,31 @@ class HttpProtocolTest {
 
     @ParameterizedTest
     @MethodSource("dev.loop.testkit.Matrix#groups")
+    void aClientThatNeverReadsItsAnswersIsResetAfterTheIdleTimeout(Cell cell) throws Exception {
+        HttpServer.Config c = HttpServer.Config.defaults()
+                .withLimits(HttpLimits.defaults().withIdleTimeout(Duration.ofMillis(300)));
+        try (HttpServer server = start(cell, c); Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(server.address());
+            byte[] batch = ascii("GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n".repeat(1000));
+            CompletableFuture<Exception> writer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (int i = 0; i < 100_000; i++) { // blocks once the server stops reading us
+                        s.getOutputStream().write(batch);
+                    }
+                    return null;
+                } catch (Exception e) {
+                    return e;
+                }
+            });
+            Exception e = writer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertNotNull(e, "the server should have reset a client that does not read");
+            assertTrue(e instanceof java.net.SocketException, e.toString());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.loop.testkit.Matrix#groups")
     void theTaskStyleDriverAnswersLikeThePushStyleOne(Cell cell) throws Exception {
         try (HttpServer server = start(cell, HttpServer.Config.defaults().withStyle(HttpServer.Style.TASK))) {
             String batch = "GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n".repeat(50)
