@@ -160,6 +160,9 @@ final class HttpConnection implements ConnectionHandler {
                         break;
                     }
                     routes.respond(out, req, body);
+                    if (keepBody && body.size() > 64 * 1024) {
+                        body = null; // an idle connection does not keep the largest body it was sent
+                    }
                 }
             }
         } catch (HttpError e) {
