@@ -8,7 +8,6 @@ import dev.loop.examples.io.InputBuffer;
 import dev.loop.examples.io.OutputBuffer;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
@@ -370,10 +369,5 @@ final class HttpConnection implements ConnectionHandler {
     public String toString() {
         String[] names = {"head", "body", "wait", "closing", "linger"};
         return "HttpConnection[" + conn.remoteAddress() + ", " + names[phase] + "]";
-    }
-
-    /** For the routes: whether an I/O error means the file was not there or could not be read. */
-    static int statusFor(IOException e) {
-        return e instanceof java.nio.file.NoSuchFileException ? 404 : 500;
     }
 }

@@ -68,10 +68,6 @@ final class StaticFiles {
         return offload;
     }
 
-    Path root() {
-        return root;
-    }
-
     /**
      * A file opened for sending.
      *

@@ -30,13 +30,6 @@ public final class InputBuffer {
         end += n;
     }
 
-    /** Appends {@code len} bytes of {@code src} from {@code off}. */
-    public void append(byte[] src, int off, int len) {
-        ensureRoom(len);
-        System.arraycopy(src, off, buf, end, len);
-        end += len;
-    }
-
     /** Makes room for {@code n} more bytes, compacting before growing. */
     public void ensureRoom(int n) {
         if (buf.length - end >= n) {
