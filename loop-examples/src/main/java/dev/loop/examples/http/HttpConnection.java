@@ -262,6 +262,10 @@ final class HttpConnection implements ConnectionHandler {
 
     /** Writes what {@code out} holds in one write; then lingers, or waits for a slow reader. */
     void flush(OutputBuffer out) {
+        if (!conn.isOpen()) {
+            out.reset(); // closed meanwhile (reset, or the loop closing): nobody to answer
+            return;
+        }
         if (!out.isEmpty()) {
             out.flushTo(conn);
             lastActivity = loop.time();

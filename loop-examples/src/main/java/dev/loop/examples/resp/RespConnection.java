@@ -171,6 +171,10 @@ final class RespConnection implements ConnectionHandler {
     private void finish(OutputBuffer out, boolean close) {
         batch.clear();
         error = null;
+        if (!conn.isOpen()) {
+            out.reset();
+            return;
+        }
         if (!out.isEmpty()) {
             out.flushTo(conn);
         }
