@@ -3,6 +3,7 @@ package dev.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loop.spi.LoopClock;
 import dev.loop.testing.ParkingIoHandler;
 import dev.loop.testing.ParkingLoopProvider;
 import java.time.Duration;
@@ -42,15 +43,27 @@ class EngineTest {
         assertTrue(io.closed, "close() releases the backend");
     }
 
+    /** A clock the engine takes for real time, which moves only when the test backend "sleeps". */
+    private static final class SteppedClock implements LoopClock {
+        volatile long now;
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+    }
+
     @Test
     void theLoopSleepsUntilTheNextTimerAndForeverWithoutOne() {
-        Loop loop = open(LoopOptions.defaults());
+        SteppedClock clock = new SteppedClock();
+        Loop loop = open(LoopOptions.defaults().withClock(clock));
         ParkingIoHandler io = ParkingLoopProvider.last;
+        io.sleeper = nanos -> clock.now += nanos; // a poll of t nanoseconds takes exactly t on this clock
         loop.callLater(Duration.ofMillis(20), loop::stop);
         loop.runForever();
-        long longest = io.timeouts.stream().mapToLong(Long::longValue).max().orElse(0);
-        assertTrue(longest > TimeUnit.MILLISECONDS.toNanos(10) && longest <= TimeUnit.MILLISECONDS.toNanos(20),
-                "expected one poll of about 20 ms, saw " + io.timeouts);
+        assertEquals(List.of(TimeUnit.MILLISECONDS.toNanos(20)), List.copyOf(io.timeouts).stream().filter(t -> t != 0).toList(),
+                "one poll until the timer, and no other blocking poll: " + io.timeouts);
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(20), clock.now);
         loop.close();
     }
 

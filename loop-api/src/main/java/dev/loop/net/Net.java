@@ -42,7 +42,6 @@ public final class Net {
                                 Consumer<Connection> onAccept) throws IOException {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(onAccept, "onAccept");
-        Objects.requireNonNull(onAccept, "onAccept");
         NetRegistry net = registry(loop, address);
         TcpServer server = new TcpServer(net, options, onAccept);
         server.listen(address);
@@ -93,7 +92,7 @@ public final class Net {
     public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
         Objects.requireNonNull(options, "options");
         NetRegistry net = registry(loop, address);
-        return new TcpConnection(net, options, null, address).connect();
+        return new StreamConnection(net, options, null, address).connect();
     }
 
     private static NetRegistry registry(Loop loop, InetSocketAddress address) {

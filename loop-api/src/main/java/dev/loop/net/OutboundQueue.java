@@ -2,7 +2,6 @@ package dev.loop.net;
 
 import dev.loop.Loop;
 import dev.loop.Promise;
-import dev.loop.spi.IoSocket;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -67,12 +66,12 @@ final class OutboundQueue {
     }
 
     /**
-     * Writes to {@code socket} until the queue is empty or the kernel is full, then completes the
+     * Writes to {@code transport} until the queue is empty or the kernel is full, then completes the
      * futures whose bytes went out.
      *
      * @return bytes written
      */
-    long flushTo(IoSocket socket) throws IOException {
+    long flushTo(Transport transport) throws IOException {
         if (gather == null) {
             gather = new ByteBuffer[MAX_GATHER];
         }
@@ -85,7 +84,7 @@ final class OutboundQueue {
                     break;
                 }
             }
-            long n = count == 1 ? socket.write(gather[0]) : socket.write(gather, 0, count);
+            long n = count == 1 ? transport.write(gather[0]) : transport.write(gather, 0, count);
             Arrays.fill(gather, 0, count, null);
             if (n <= 0) {
                 break;

@@ -1,7 +1,6 @@
 package dev.loop.net;
 
 import dev.loop.Loop;
-import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import java.io.IOException;
@@ -17,10 +16,11 @@ import java.util.function.Consumer;
 
 /**
  * The engine's {@link Server}. Not thread-safe: loop thread only. Like a connection it is its own
- * readiness receiver and callback: the poll only schedules it, accepting happens in the callback
- * phase, at most {@link ServerOptions#maxAcceptsPerWakeup()} connections per readiness event.
+ * readiness receiver and callback ({@link CoalescedReadiness}): the poll only schedules it,
+ * accepting happens in the callback phase, at most {@link ServerOptions#maxAcceptsPerWakeup()}
+ * connections per readiness event.
  */
-final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
+final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.Owned {
     /** Where a group's accepting loop sends accepted sockets instead of adopting them itself. */
     interface Dispatch {
         /** Called on the accepting loop's thread with a socket no poller knows yet. */
@@ -33,21 +33,19 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
      */
     static final Duration ACCEPT_BACKOFF = Duration.ofMillis(100);
 
-    private final Loop loop;
     private final NetRegistry net;
     private final ServerOptions options;
     private final Consumer<Connection> onAccept;
-    private final Set<TcpConnection> connections = new LinkedHashSet<>();
+    private final Set<StreamConnection> connections = new LinkedHashSet<>();
     private final Map<SocketOption<?>, Object> acceptedOptions;
     private IoServerSocket socket;
     private InetSocketAddress local;
-    private boolean scheduled;
     private boolean open;
     private Dispatch dispatch; // null: connections stay on this loop
 
     TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
+        super(net.loop);
         this.net = net;
-        this.loop = net.loop;
         this.options = options;
         this.onAccept = onAccept;
         Map<SocketOption<?>, Object> o = options.accepted().kernelOptions();
@@ -79,17 +77,9 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
         socket.interest(true, false);
     }
 
+    /** Any readiness of a listening socket means "accept": errors surface from accept itself. */
     @Override
-    public void onReady(int readyOps) {
-        if (!scheduled) {
-            scheduled = true;
-            loop.callSoon(this);
-        }
-    }
-
-    @Override
-    public void run() {
-        scheduled = false;
+    void ready(int ops) {
         for (int i = 0; i < options.maxAcceptsPerWakeup() && open; i++) {
             IoSocket s;
             try {
@@ -138,7 +128,7 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
 
     /** Adopts a socket accepted on this loop. */
     void adopt(IoSocket s) {
-        TcpConnection c = new TcpConnection(net, options.accepted(), this, s.remoteAddress());
+        StreamConnection c = new StreamConnection(net, options.accepted(), this, s.remoteAddress());
         try {
             for (Map.Entry<SocketOption<?>, Object> e : acceptedOptions.entrySet()) {
                 setOption(s, e.getKey(), e.getValue());
@@ -148,7 +138,7 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
             loop.callExceptionHandler("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
             return;
         }
-        c.accepted(s);
+        c.accepted(new SocketTransport(s));
         connections.add(c);
         try {
             onAccept.accept(c);
@@ -162,7 +152,7 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
         s.setOption(option, (T) value);
     }
 
-    void removed(TcpConnection c) {
+    void removed(StreamConnection c) {
         connections.remove(c);
     }
 
@@ -176,7 +166,7 @@ final class TcpServer implements Server, IoReady, Runnable, NetRegistry.Owned {
             net.remove(this);
         }
         if (closeConnections) {
-            for (TcpConnection c : new ArrayList<>(connections)) {
+            for (StreamConnection c : new ArrayList<>(connections)) {
                 c.close();
             }
         }

@@ -16,6 +16,8 @@ public final class ParkingIoHandler implements IoHandler {
     public volatile boolean closed;
     /** When set, a blocking poll that was woken waits for it before returning (to hold a burst). */
     public volatile java.util.concurrent.CountDownLatch holdAfterWake;
+    /** When set, a poll with a timeout calls it instead of parking: a test clock "sleeps" exactly. */
+    public volatile java.util.function.LongConsumer sleeper;
     private final AtomicBoolean woken = new AtomicBoolean();
     private volatile Thread poller;
 
@@ -23,6 +25,11 @@ public final class ParkingIoHandler implements IoHandler {
     public int poll(long timeoutNanos) {
         timeouts.add(timeoutNanos);
         if (timeoutNanos == 0 || woken.getAndSet(false)) {
+            return 0;
+        }
+        java.util.function.LongConsumer sleep = sleeper;
+        if (sleep != null && timeoutNanos > 0) {
+            sleep.accept(timeoutNanos);
             return 0;
         }
         poller = Thread.currentThread();

@@ -9,8 +9,14 @@ import dev.loop.LoopOptions;
  * @param backend   a backend name as {@code Loops.providers()} lists it
  * @param timers    a timer strategy name
  * @param mechanism a task mechanism, or null where the suite does not run tasks
+ * @param transport for the network suites, what connections run over ({@code tcp}); null elsewhere
  */
-public record Cell(String backend, String timers, String mechanism) {
+public record Cell(String backend, String timers, String mechanism, String transport) {
+
+    /** A cell of the suites that open no connections. */
+    public Cell(String backend, String timers, String mechanism) {
+        this(backend, timers, mechanism, null);
+    }
 
     /** The options that open a loop of this cell; the suites add clocks and debug themselves. */
     public LoopOptions options() {
@@ -20,6 +26,7 @@ public record Cell(String backend, String timers, String mechanism) {
 
     @Override
     public String toString() {
-        return backend + "/" + timers + (mechanism == null ? "" : "/" + mechanism);
+        return backend + "/" + timers + (mechanism == null ? "" : "/" + mechanism)
+                + (transport == null ? "" : "/" + transport);
     }
 }

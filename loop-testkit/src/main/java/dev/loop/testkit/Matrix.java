@@ -25,8 +25,8 @@ import java.util.stream.Stream;
  * {@code @MethodSource("dev.loop.testkit.Matrix#...")}; a new backend or timer strategy is tested
  * by every suite as soon as it is on the class path.
  *
- * <p>System properties narrow it for a run: {@value #BACKENDS}, {@value #TIMERS} and
- * {@value #MECHANISMS} take comma-separated names (a JVM started without the continuation export
+ * <p>System properties narrow it for a run: {@value #BACKENDS}, {@value #TIMERS},
+ * {@value #MECHANISMS} and {@value #TRANSPORTS} take comma-separated names (a JVM started without the continuation export
  * runs {@code -Dloop.testkit.mechanisms=auto}, the fallback a user without the flag gets).
  * Providers found but unavailable are left out, each with its reason on standard error.
  */
@@ -34,6 +34,10 @@ public final class Matrix {
     public static final String BACKENDS = "loop.testkit.backends";
     public static final String TIMERS = "loop.testkit.timers";
     public static final String MECHANISMS = "loop.testkit.mechanisms";
+    public static final String TRANSPORTS = "loop.testkit.transports";
+
+    /** What the network suites' connections can run over: plain TCP so far. */
+    static final List<String> ALL_TRANSPORTS = List.of("tcp");
 
     private static final Map<String, Boolean> HAS_SOCKETS = new ConcurrentHashMap<>();
     private static volatile boolean reported;
@@ -57,9 +61,16 @@ public final class Matrix {
         return withMechanisms(backends());
     }
 
-    /** Backends that have sockets x timer strategies x task mechanisms. */
+    /** Backends that have sockets x timer strategies x task mechanisms x transports. */
     public static Stream<Cell> sockets() {
-        return withMechanisms(backends().stream().filter(Matrix::hasSockets).toList());
+        List<String> transports = transports();
+        return withMechanisms(backends().stream().filter(Matrix::hasSockets).toList())
+                .flatMap(c -> transports.stream().map(t -> new Cell(c.backend(), c.timers(), c.mechanism(), t)));
+    }
+
+    static List<String> transports() {
+        String only = System.getProperty(TRANSPORTS);
+        return only == null || only.isBlank() ? ALL_TRANSPORTS : split(only);
     }
 
     /** Backends that have sockets, once each, on the default timers: for suites of whole loop groups. */

@@ -43,6 +43,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -107,9 +108,35 @@ public class NetContract {
         }
     }
 
+    // ------------------------------------------------------------------ endpoints, per transport
+
+    /** Listens for the transport under test, on a free loopback address. */
+    protected Server listen(Loop loop, ServerOptions options, Consumer<Connection> onAccept) throws IOException {
+        return switch (cell.transport()) {
+            case "tcp" -> Net.listen(loop, ANY_PORT, options, onAccept);
+            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
+        };
+    }
+
+    protected Server listen(Loop loop, Consumer<Connection> onAccept) throws IOException {
+        return listen(loop, ServerOptions.defaults(), onAccept);
+    }
+
+    /** Connects to {@code server} over the transport under test. */
+    protected LoopFuture<Connection> connect(Loop loop, Server server, SocketOptions options) {
+        return switch (cell.transport()) {
+            case "tcp" -> Net.connect(loop, server.localAddress(), options);
+            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
+        };
+    }
+
+    protected LoopFuture<Connection> connect(Loop loop, Server server) {
+        return connect(loop, server, SocketOptions.defaults());
+    }
+
     /** A push-style echo server; at end of stream it closes after sending the rest. */
-    protected static Server echoServer(Loop loop) throws IOException {
-        return Net.listen(loop, ANY_PORT, c -> c.setHandler((conn, data) -> conn.write(data)));
+    protected Server echoServer(Loop loop) throws IOException {
+        return listen(loop, c -> c.setHandler((conn, data) -> conn.write(data)));
     }
 
     /** Reads until end of stream, completing with everything read. */
@@ -159,9 +186,9 @@ public class NetContract {
     }
 
     /** An echo round trip of {@code data} over a new connection: what came back. */
-    protected static LoopFuture<byte[]> echo(Loop loop, InetSocketAddress server, byte[] data, Random rnd) {
+    protected LoopFuture<byte[]> echo(Loop loop, Server server, byte[] data, Random rnd) {
         Promise<byte[]> result = loop.newPromise();
-        Net.connect(loop, server).onDone(cf -> {
+        connect(loop, server).onDone(cf -> {
             if (!cf.isSuccess()) {
                 result.fail(cf.exception());
                 return;
@@ -184,19 +211,6 @@ public class NetContract {
         byte[] b = new byte[n];
         rnd.nextBytes(b);
         return b;
-    }
-
-    /** Open file descriptors of this process, or -1 where /proc/self/fd does not exist. */
-    protected static long openFds() {
-        Path fds = Path.of("/proc/self/fd");
-        if (!Files.isDirectory(fds)) {
-            return -1;
-        }
-        try (Stream<Path> s = Files.list(fds)) {
-            return s.count() - 1; // the directory stream itself
-        } catch (IOException e) {
-            return -1;
-        }
     }
 
     // ------------------------------------------------------------------ echo
@@ -252,7 +266,7 @@ public class NetContract {
             int size = Math.min(1 << 20, 1 + rnd.nextInt(1 << rnd.nextInt(21)));
             byte[] data = randomBytes(rnd, size);
             sent.add(data);
-            back.add(echo(loop, server.localAddress(), data, new Random(i)));
+            back.add(echo(loop, server, data, new Random(i)));
         }
         List<byte[]> got = await(loop, LoopFuture.all(loop, back));
         for (int i = 0; i < sent.size(); i++) {
@@ -267,11 +281,11 @@ public class NetContract {
     @Test
     void halfCloseLetsTheServerAnswerAfterEndOfStream() throws Exception {
         Loop loop = open();
-        Server server = Net.listen(loop, ANY_PORT, c -> readAll(c).onDone(f -> {
+        Server server = listen(loop, c -> readAll(c).onDone(f -> {
             c.write(("answer to " + new String(f.result(), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
             c.close();
         }));
-        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection client = await(loop, connect(loop, server));
         client.write("question".getBytes(StandardCharsets.UTF_8));
         client.shutdownOutput();
         byte[] answer = await(loop, readAll(client));
@@ -285,27 +299,27 @@ public class NetContract {
     void aResetWhileReadingFailsTheReadAndLeaksNothing() throws Exception {
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
-        Server server = Net.listen(loop, ANY_PORT, accepted::complete);
+        Server server = listen(loop, accepted::complete);
         resetWhileReading(loop, server, accepted); // once to warm up lazily opened JDK resources
-        long before = openFds();
+        long before = Fds.count();
         Promise<Connection> again = loop.newPromise();
-        Server second = Net.listen(loop, ANY_PORT, again::complete);
-        long withServer = openFds();
+        Server second = listen(loop, again::complete);
+        long withServer = Fds.count();
         resetWhileReading(loop, second, again);
         spin(loop, 3); // the selector releases a closed channel's fd on its next select
         if (before >= 0) {
-            assertEquals(withServer, openFds(), "file descriptors leaked");
+            assertEquals(withServer, Fds.count(), "file descriptors leaked");
         }
         server.close();
         second.close();
         spin(loop, 3);
         if (before >= 0) {
-            assertEquals(before - 1, openFds(), "file descriptors leaked");
+            assertEquals(before - 1, Fds.count(), "file descriptors leaked");
         }
     }
 
-    private static void resetWhileReading(Loop loop, Server server, Promise<Connection> accepted) {
-        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+    private void resetWhileReading(Loop loop, Server server, Promise<Connection> accepted) {
+        Connection client = await(loop, connect(loop, server));
         Connection conn = await(loop, accepted);
         LoopFuture<Integer> read = conn.read(ByteBuffer.allocate(100));
         spin(loop, 2);
@@ -322,10 +336,10 @@ public class NetContract {
     void aResetWhileWritingFailsThePendingWrite() throws Exception {
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
-        Server server = Net.listen(loop, ANY_PORT,
+        Server server = listen(loop,
                 ServerOptions.defaults().withAccepted(SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)),
                 accepted::complete);
-        Connection client = await(loop, Net.connect(loop, server.localAddress(),
+        Connection client = await(loop, connect(loop, server,
                 SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)));
         Connection conn = await(loop, accepted);
         LoopFuture<Void> write = conn.write(new byte[8 << 20]); // the client never reads: it stays queued
@@ -357,7 +371,7 @@ public class NetContract {
     @Test
     void bindingAPortInUseFailsNamingTheAddress() throws Exception {
         Loop loop = open();
-        Server first = Net.listen(loop, ANY_PORT, c -> { });
+        Server first = listen(loop, c -> { });
         BindException e = assertThrows(BindException.class, () -> Net.listen(loop, first.localAddress(), c -> { }));
         assertTrue(e.getMessage().contains(first.localAddress().toString()), e.getMessage());
     }
@@ -365,8 +379,8 @@ public class NetContract {
     @Test
     void aReadTimeoutFailsTheReadButKeepsTheConnection() throws Exception {
         Loop loop = open();
-        Server server = Net.listen(loop, ANY_PORT, c -> { });
-        Connection client = await(loop, Net.connect(loop, server.localAddress(),
+        Server server = listen(loop, c -> { });
+        Connection client = await(loop, connect(loop, server,
                 SocketOptions.defaults().withReadTimeout(Duration.ofMillis(30))));
         Throwable e = awaitFailure(loop, client.read(ByteBuffer.allocate(10)));
         assertInstanceOf(SocketTimeoutException.class, e);
@@ -377,10 +391,10 @@ public class NetContract {
     void anIdleConnectionIsAbortedAfterItsIdleTimeout() throws Exception {
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
-        Server server = Net.listen(loop, ANY_PORT,
+        Server server = listen(loop,
                 ServerOptions.defaults().withAccepted(SocketOptions.defaults().withIdleTimeout(Duration.ofMillis(40))),
                 accepted::complete);
-        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection client = await(loop, connect(loop, server));
         Connection conn = await(loop, accepted);
         client.write(new byte[] {1});
         long start = loop.time();
@@ -400,8 +414,8 @@ public class NetContract {
         long total = 8L << 20;
         SocketOptions small = SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
         Promise<Connection> accepted = loop.newPromise();
-        Server server = Net.listen(loop, ANY_PORT, ServerOptions.defaults().withAccepted(small), accepted::complete);
-        Connection writer = await(loop, Net.connect(loop, server.localAddress(), small));
+        Server server = listen(loop, ServerOptions.defaults().withAccepted(small), accepted::complete);
+        Connection writer = await(loop, connect(loop, server, small));
         Connection reader = await(loop, accepted);
         long[] sent = {0};
         long[] maxQueued = {0};
@@ -437,15 +451,15 @@ public class NetContract {
 
     @Test
     void closingTheLoopClosesItsSocketsAndFailsWhatIsPending() throws Exception {
-        long before = openFds();
+        long before = Fds.count();
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
-        Server server = Net.listen(loop, ANY_PORT, accepted::tryComplete);
-        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Server server = listen(loop, accepted::tryComplete);
+        Connection client = await(loop, connect(loop, server));
         Connection conn = await(loop, accepted);
         LoopFuture<Integer> clientRead = client.read(ByteBuffer.allocate(10));
         LoopFuture<String> serverLine = conn.readLine(100);
-        Connection idle = await(loop, Net.connect(loop, server.localAddress())); // accepted, never read
+        Connection idle = await(loop, connect(loop, server)); // accepted, never read
         spin(loop, 2);
         loop.close();
         for (LoopFuture<?> f : List.of(clientRead, serverLine)) {
@@ -458,7 +472,7 @@ public class NetContract {
         }
         assertFalse(server.isOpen());
         if (before >= 0) {
-            assertEquals(before, openFds(), "file descriptors leaked");
+            assertEquals(before, Fds.count(), "file descriptors leaked");
         }
     }
 
@@ -467,7 +481,7 @@ public class NetContract {
     @Test
     void readExactlyAndReadLineAcrossSplitPacketsAndAnOverlongLine() throws Exception {
         Loop loop = open();
-        Server server = Net.listen(loop, ANY_PORT, c -> {
+        Server server = listen(loop, c -> {
             c.write("abc".getBytes(StandardCharsets.US_ASCII));
             loop.callLater(Duration.ofMillis(10), () -> c.write("defgh".getBytes(StandardCharsets.US_ASCII)));
             loop.callLater(Duration.ofMillis(20), () -> c.write("ij12".getBytes(StandardCharsets.US_ASCII)));
@@ -477,7 +491,7 @@ public class NetContract {
                 c.shutdownOutput();
             });
         });
-        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Connection client = await(loop, connect(loop, server));
         ByteBuffer ten = await(loop, client.readExactly(10));
         assertEquals("abcdefghij", StandardCharsets.US_ASCII.decode(ten).toString());
         ByteBuffer until = await(loop, client.readUntil(new byte[] {'|'}, 10));
@@ -548,7 +562,7 @@ public class NetContract {
         // echo: five lines, one round trip each
         Server server = echoServer(loop);
         Promise<Void> echoed = loop.newPromise();
-        Net.connect(loop, server.localAddress()).onDone(cf -> {
+        connect(loop, server).onDone(cf -> {
             Connection c = cf.result();
             echoLines(c, 0, events, echoed);
         });
@@ -578,8 +592,8 @@ public class NetContract {
     void addressesAndOptionsAreReported() throws Exception {
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
-        Server server = Net.listen(loop, ANY_PORT, accepted::complete);
-        Connection client = await(loop, Net.connect(loop, server.localAddress()));
+        Server server = listen(loop, accepted::complete);
+        Connection client = await(loop, connect(loop, server));
         Connection conn = await(loop, accepted);
         assertEquals(server.localAddress(), client.remoteAddress());
         assertEquals(client.localAddress(), conn.remoteAddress());

@@ -1,0 +1,48 @@
+package dev.loop.net;
+
+import dev.loop.Loop;
+import dev.loop.spi.IoReady;
+
+/**
+ * A readiness receiver that is also its own loop callback, not thread-safe (loop thread only):
+ * any number of reports between two callback phases cost one {@code callSoon} and no allocation.
+ *
+ * <p>{@link #onReady} only ORs the bits into a field and schedules {@code this} once: it runs
+ * inside the backend's poll, where the engine allows nothing else. {@link #run()} hands the bits
+ * gathered so far to {@link #ready} in the callback phase, where the system calls are made and
+ * futures completed. A report may also come from a callback (a layer that holds bytes the socket
+ * no longer has reports {@code READ} itself); it is folded in the same way.
+ */
+abstract class CoalescedReadiness implements IoReady, Runnable {
+    final Loop loop;
+    private int readyOps;      // bits reported since the last run
+    private boolean scheduled; // the run is queued: later reports only add bits
+
+    CoalescedReadiness(Loop loop) {
+        this.loop = loop;
+    }
+
+    @Override
+    public final void onReady(int ops) {
+        readyOps |= ops;
+        if (!scheduled) {
+            scheduled = true;
+            loop.callSoon(this);
+        }
+    }
+
+    @Override
+    public final void run() {
+        scheduled = false;
+        int ops = readyOps;
+        readyOps = 0;
+        ready(ops);
+    }
+
+    /**
+     * Does the work for the readiness reported since the last call, in the callback phase.
+     *
+     * @param ops the union of every {@link IoReady} bit reported since then
+     */
+    abstract void ready(int ops);
+}

@@ -1,0 +1,98 @@
+package dev.loop.net;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoSocket;
+import dev.loop.spi.NetIo;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.nio.ByteBuffer;
+import java.util.Map;
+
+/**
+ * A {@link Transport} that is a backend's {@link IoSocket} and nothing more; not thread-safe (loop
+ * thread only).
+ *
+ * <p>Every call goes straight to the socket: readiness from the backend reaches the attached
+ * receiver without passing through here, so the adapter adds no work to the hot path, and a
+ * ready socket answers a read or write with exactly one system call as before.
+ */
+final class SocketTransport implements Transport {
+    private final IoSocket socket;
+
+    /** Wraps a socket that is connected (accepted) or connecting. */
+    SocketTransport(IoSocket socket) {
+        this.socket = socket;
+    }
+
+    /**
+     * Starts a non-blocking connect to {@code remote}; {@code ready} hears {@link IoReady#WRITE}
+     * once its outcome is known, then {@link #finishConnect()} tells it.
+     *
+     * @throws IOException when the connect failed at once (refused)
+     */
+    static SocketTransport connect(NetIo io, InetSocketAddress remote, Map<SocketOption<?>, Object> options,
+                                   IoReady ready) throws IOException {
+        return new SocketTransport(io.connect(remote, options, ready));
+    }
+
+    @Override
+    public void attach(IoReady ready) {
+        socket.attach(ready);
+    }
+
+    @Override
+    public boolean finishConnect() throws IOException {
+        return socket.finishConnect();
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        return socket.read(dst);
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        return socket.write(src);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        return socket.write(srcs, offset, length);
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    @Override
+    public void interest(boolean read, boolean write) {
+        socket.interest(read, write);
+    }
+
+    @Override
+    public void close() {
+        socket.close();
+    }
+
+    @Override
+    public void abort() {
+        socket.abort();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return socket.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return socket.remoteAddress();
+    }
+
+    @Override
+    public String toString() {
+        return "SocketTransport[" + socket + "]";
+    }
+}

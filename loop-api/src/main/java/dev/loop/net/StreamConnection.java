@@ -1,0 +1,399 @@
+package dev.loop.net;
+
+import dev.loop.Loop;
+import dev.loop.LoopFuture;
+import dev.loop.Promise;
+import dev.loop.TimerHandle;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * The engine's {@link Connection} on a {@link Transport}; not thread-safe (loop thread only).
+ *
+ * <p>This class is the state machine (connecting, open, closing, closed): opening, readiness
+ * dispatch, closing and the idle timeout. Reading is a {@link StreamReader}'s, writing a
+ * {@link StreamWriter}'s; the bytes come and go through the transport, which is the part a TLS
+ * layer or another kind of backend replaces. Every public operation enters here and the reader
+ * and writer are reached only through this class, so a rule for all of them (which thread may
+ * call) has one place to go.
+ *
+ * <p>The connection is its own readiness receiver and its own callback ({@link CoalescedReadiness}):
+ * the poll only records the bits and schedules it once; {@link #ready} (in the callback phase)
+ * flushes, then reads, then passes on the interest the two now need. A read or write on a ready
+ * transport therefore allocates nothing but the future the caller asked for.
+ */
+final class StreamConnection extends CoalescedReadiness implements Connection, NetRegistry.Owned {
+    private static final int CONNECTING = 0;
+    private static final int OPEN = 1;
+    private static final int CLOSING = 2; // graceful: flushing the queue, then closing
+    private static final int CLOSED = 3;
+    private static final String[] STATE_NAMES = {"connecting", "open", "closing", "closed"};
+
+    final NetRegistry net;
+    final SocketOptions options;
+    final InetSocketAddress remote;
+    private final TcpServer server;   // null for a client connection
+    private final StreamReader reader;
+    private final StreamWriter writer;
+    Transport transport;              // set once, by connect or accepted; read by the reader and writer
+    private int state;
+
+    // the interest last asked of the transport: only a change is passed on
+    private boolean interestRead;
+    private boolean interestWrite;
+
+    private Promise<Connection> connecting;
+    private TimerHandle connectTimer;
+
+    private final Promise<Void> closed;
+    private Throwable failure;        // why it closed, for operations attempted afterwards
+    private long lastActivity;
+    private TimerHandle idleTimer;
+
+    StreamConnection(NetRegistry net, SocketOptions options, TcpServer server, InetSocketAddress remote) {
+        super(net.loop);
+        this.net = net;
+        this.options = options;
+        this.server = server;
+        this.remote = remote;
+        this.closed = loop.newPromise();
+        this.reader = new StreamReader(this);
+        this.writer = new StreamWriter(this);
+    }
+
+    // ------------------------------------------------------------------ opening
+
+    /** Starts a client connect; the future completes with this connection. */
+    LoopFuture<Connection> connect() {
+        connecting = loop.newPromise();
+        state = CONNECTING;
+        try {
+            transport = SocketTransport.connect(net.io, remote, options.kernelOptions(), this);
+        } catch (IOException e) {
+            state = CLOSED;
+            closed.tryComplete(null);
+            connecting.fail(describe(e));
+            return connecting;
+        }
+        net.add(this);
+        setInterest(false, true);
+        if (!options.connectTimeout().isZero()) {
+            connectTimer = loop.callLater(options.connectTimeout(), () -> {
+                if (state == CONNECTING) {
+                    closeNow(new SocketTimeoutException("connect to " + remote + " timed out after "
+                            + options.connectTimeout().toMillis() + " ms"));
+                }
+            });
+        }
+        return connecting;
+    }
+
+    /** Adopts a transport over a socket the server accepted. */
+    void accepted(Transport t) {
+        transport = t;
+        t.attach(this);
+        state = OPEN;
+        net.add(this);
+        startIdleTimer();
+    }
+
+    private IOException describe(IOException e) {
+        if (e instanceof ConnectException && !String.valueOf(e.getMessage()).contains(remote.toString())) {
+            ConnectException named = new ConnectException(e.getMessage() + ": " + remote);
+            named.initCause(e);
+            return named;
+        }
+        return e;
+    }
+
+    private void finishConnect() {
+        try {
+            if (!transport.finishConnect()) {
+                return;
+            }
+        } catch (IOException e) {
+            closeNow(describe(e));
+            return;
+        }
+        state = OPEN;
+        if (connectTimer != null) {
+            connectTimer.cancel();
+            connectTimer = null;
+        }
+        startIdleTimer();
+        updateInterest();
+        Promise<Connection> p = connecting;
+        connecting = null;
+        p.tryComplete(this);
+    }
+
+    // ------------------------------------------------------------------ readiness
+
+    @Override
+    void ready(int ops) {
+        if (state == CLOSED) {
+            return;
+        }
+        if (state == CONNECTING) {
+            finishConnect();
+            return;
+        }
+        // an error or a hang-up goes to both sides: the next call of each reports it
+        if ((ops & (WRITE | ERROR | HANGUP)) != 0) {
+            writer.writeReady();
+        }
+        if ((ops & (READ | ERROR | HANGUP)) != 0) {
+            reader.readReady();
+        }
+        updateInterest();
+    }
+
+    /** Asks the transport for the readiness the reader and writer need now. */
+    void updateInterest() {
+        if (state == CLOSED) {
+            return;
+        }
+        boolean r = state == OPEN && reader.wantsRead();
+        boolean w = state == CONNECTING || writer.hasQueued();
+        setInterest(r, w);
+    }
+
+    private void setInterest(boolean r, boolean w) {
+        if (r != interestRead || w != interestWrite) {
+            interestRead = r;
+            interestWrite = w;
+            transport.interest(r, w);
+        }
+    }
+
+    // ------------------------------------------------------------------ reading and writing
+
+    @Override
+    public LoopFuture<Integer> read(ByteBuffer dst) {
+        return reader.read(dst);
+    }
+
+    @Override
+    public LoopFuture<ByteBuffer> readExactly(int n) {
+        return reader.readExactly(n);
+    }
+
+    @Override
+    public LoopFuture<ByteBuffer> readUntil(byte[] delimiter, int maxLength) {
+        return reader.readUntil(delimiter, maxLength);
+    }
+
+    @Override
+    public LoopFuture<String> readLine(int maxLength) {
+        return reader.readLine(maxLength);
+    }
+
+    @Override
+    public void setHandler(ConnectionHandler handler) {
+        reader.setHandler(handler);
+    }
+
+    @Override
+    public void pauseReading() {
+        reader.pauseReading();
+    }
+
+    @Override
+    public void resumeReading() {
+        reader.resumeReading();
+    }
+
+    @Override
+    public LoopFuture<Void> write(ByteBuffer src) {
+        return writer.write(src);
+    }
+
+    @Override
+    public boolean isWritable() {
+        return writer.isWritable();
+    }
+
+    @Override
+    public long queuedBytes() {
+        return writer.queuedBytes();
+    }
+
+    @Override
+    public LoopFuture<Void> drain() {
+        return writer.drain();
+    }
+
+    @Override
+    public void shutdownOutput() {
+        writer.shutdownOutput();
+    }
+
+    // ------------------------------------------------------------------ closing
+
+    @Override
+    public LoopFuture<Void> close() {
+        if (state == CONNECTING) {
+            closeNow(new ClosedChannelException());
+        } else if (state == OPEN) {
+            state = CLOSING;
+            reader.failRead(new ClosedChannelException());
+            if (writer.hasQueued()) {
+                updateInterest();
+            } else {
+                closeNow(null);
+            }
+        }
+        return closed;
+    }
+
+    /** The writer's queue emptied: a graceful close that waited for it finishes now. */
+    void flushed() {
+        if (state == CLOSING) {
+            closeNow(null);
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (state == CLOSED) {
+            return;
+        }
+        transport.abort();
+        closeNow(new IOException("connection to " + remote + " aborted"), false);
+    }
+
+    @Override
+    public void loopClosing(IOException why) {
+        closeNow(why);
+    }
+
+    /** Closes at once because of {@code error}: the reader or writer hit it, or a timeout fired. */
+    void closeNow(IOException error) {
+        closeNow(error, true);
+    }
+
+    /**
+     * Closes the transport at once and fails everything pending with {@code error} (null: a normal
+     * close, pending operations fail with {@link ClosedChannelException}).
+     */
+    private void closeNow(IOException error, boolean closeTransport) {
+        if (state == CLOSED) {
+            return;
+        }
+        state = CLOSED;
+        failure = error;
+        if (closeTransport && transport != null) {
+            transport.close();
+        }
+        net.remove(this);
+        if (server != null) {
+            server.removed(this);
+        }
+        cancel(connectTimer);
+        cancel(idleTimer);
+        Throwable why = error != null ? error : new ClosedChannelException();
+        if (connecting != null) {
+            connecting.tryFail(why);
+            connecting = null;
+        }
+        reader.failRead(why);
+        writer.closed(why);
+        reader.closed(error); // the handler hears last, when every future has failed
+        closed.tryComplete(null);
+    }
+
+    /** What an operation on a connection that is not open fails with. */
+    Throwable closedCause() {
+        return state == CLOSED && failure != null ? failure : new ClosedChannelException();
+    }
+
+    private static void cancel(TimerHandle t) {
+        if (t != null) {
+            t.cancel();
+        }
+    }
+
+    // ------------------------------------------------------------------ idle timeout
+
+    /** Bytes moved: the idle timer counts from now. */
+    void touch() {
+        if (idleTimer != null) {
+            lastActivity = loop.time();
+        }
+    }
+
+    private void startIdleTimer() {
+        if (!options.idleTimeout().isZero()) {
+            lastActivity = loop.time();
+            idleTimer = loop.callLater(options.idleTimeout(), this::idleCheck);
+        }
+    }
+
+    /** Re-armed lazily: activity only stamps a time, so the timer costs nothing per read or write. */
+    private void idleCheck() {
+        if (state == CLOSED) {
+            return;
+        }
+        long idleNanos = options.idleTimeout().toNanos();
+        long due = lastActivity + idleNanos;
+        if (loop.time() - due >= 0) {
+            IOException e = new SocketTimeoutException("connection to " + remote + " idle for "
+                    + options.idleTimeout().toMillis() + " ms");
+            transport.abort();
+            closeNow(e, false);
+        } else {
+            idleTimer = loop.callAt(due, this::idleCheck);
+        }
+    }
+
+    // ------------------------------------------------------------------ state
+
+    boolean isClosed() {
+        return state == CLOSED;
+    }
+
+    @Override
+    public Loop loop() {
+        return loop;
+    }
+
+    @Override
+    public LoopFuture<Void> closeFuture() {
+        return closed;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return state == OPEN;
+    }
+
+    @Override
+    public boolean isInputShutdown() {
+        return reader.isEof();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return transport == null ? null : transport.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public SocketOptions options() {
+        return options;
+    }
+
+    @Override
+    public String toString() {
+        long queued = writer.queuedBytes();
+        return "Connection[" + remote + ", " + STATE_NAMES[state] + (queued > 0 ? ", " + queued + " B queued" : "") + "]";
+    }
+}
