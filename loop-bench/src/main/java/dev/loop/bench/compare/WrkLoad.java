@@ -108,8 +108,12 @@ final class WrkLoad extends CommandLoad {
         }
         double measured = number(f, "duration_us") / 1e6;
         double cpu = Double.parseDouble(f.get("cpu_s"));
-        return new ServerLoad.Window(requests, number(f, "bytes"), measured, cpu, number(f, "p50_us"),
-                number(f, "p99_us"));
+        long p50 = number(f, "p50_us");
+        long p99 = number(f, "p99_us");
+        // wrk 4.1 has been seen to give a 99th percentile of 0 beside a median of milliseconds (one
+        // pipelining connection): a percentile below the median is no measurement, so none is shown
+        return new ServerLoad.Window(requests, number(f, "bytes"), measured, cpu, p50 > 0 ? p50 : Double.NaN,
+                p99 >= p50 && p99 > 0 ? p99 : Double.NaN);
     }
 
     private static Map<String, String> report(String output) throws IOException {

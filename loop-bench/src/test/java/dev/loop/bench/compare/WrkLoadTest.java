@@ -55,6 +55,14 @@ class WrkLoadTest {
     }
 
     @Test
+    void aPercentileBelowTheMedianIsNotShown(@TempDir Path dir) throws IOException {
+        WrkLoad load = new WrkLoad(false, dir.resolve("wrk.log"), dir.resolve("s.lua"), "/plaintext", 1, 16);
+        ServerLoad.Window w = load.parse(REPORT.replace("p99_us=1900", "p99_us=0"), 1);
+        assertEquals(250, w.p50Micros());
+        assertTrue(Double.isNaN(w.p99Micros()), "p99 " + w.p99Micros());
+    }
+
+    @Test
     void errorResponsesOrBrokenConnectionsFailTheWindow(@TempDir Path dir) throws IOException {
         WrkLoad load = new WrkLoad(false, dir.resolve("wrk.log"), dir.resolve("s.lua"), "/plaintext", 1, 1);
         IOException status = assertThrows(IOException.class, () -> load.parse(REPORT.replace("status=0", "status=7"), 1));
