@@ -9,6 +9,8 @@ import java.util.Arrays;
  *
  * <pre>
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="echo-server --port 8888 --backend select"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="udp-echo --port 9999 --backend epoll"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="unix-echo --path /tmp/loop-echo.sock --backend epoll"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="tls-echo-server --port 8443 --backend epoll"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-get http://127.0.0.1:8000/"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="countdown 5"
@@ -31,6 +33,8 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         return switch (name) {
             case "echo-server" -> EchoServer.run(rest, out, err);
+            case "udp-echo" -> UdpEcho.run(rest, out, err);
+            case "unix-echo" -> UnixEcho.run(rest, out, err);
             case "tls-echo-server" -> TlsEchoServer.run(rest, out, err);
             case "http-get" -> HttpGet.run(rest, out, err);
             case "countdown" -> Countdown.run(rest, out, err);
@@ -41,6 +45,8 @@ public final class Main {
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
                 err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
+                err.println("  udp-echo [--port P] [--backend NAME]                 answer each datagram to its sender");
+                err.println("  unix-echo [--path PATH] [--backend NAME] [--prefix]  echo on a Unix domain socket");
                 err.println("  tls-echo-server [--port P] [--backend NAME] [--cert PEM --key PEM] [--http]");
                 err.println("                                                      echo (or answer HTTPS) over TLS");
                 err.println("  http-get URL                                        HTTP/1.0 GET: status line, body size");

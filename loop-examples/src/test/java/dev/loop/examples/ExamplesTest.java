@@ -96,6 +96,55 @@ class ExamplesTest {
     }
 
     @Test
+    void udpEchoAnswersEachDatagramToItsSender() throws Exception {
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
+            int port = UdpEcho.start(loop, ANY_PORT).localAddress().getPort();
+            CompletableFuture<List<String>> clients = CompletableFuture.supplyAsync(() -> {
+                try (java.net.DatagramSocket a = new java.net.DatagramSocket(ANY_PORT);
+                     java.net.DatagramSocket b = new java.net.DatagramSocket(ANY_PORT)) {
+                    InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+                    a.setSoTimeout(5000);
+                    b.setSoTimeout(5000);
+                    a.send(new java.net.DatagramPacket("from a".getBytes(StandardCharsets.UTF_8), 6, to));
+                    b.send(new java.net.DatagramPacket("from b".getBytes(StandardCharsets.UTF_8), 6, to));
+                    java.net.DatagramPacket in = new java.net.DatagramPacket(new byte[100], 100);
+                    a.receive(in);
+                    String atA = new String(in.getData(), 0, in.getLength(), StandardCharsets.UTF_8);
+                    b.receive(in);
+                    return List.of(atA, new String(in.getData(), 0, in.getLength(), StandardCharsets.UTF_8));
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertEquals(List.of("from a", "from b"), loop.runUntilComplete(LoopFuture.from(clients, loop)));
+        }
+    }
+
+    @Test
+    void unixEchoEchoesBytesAndRemovesItsSocketFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.net.UnixDomainSocketAddress path = java.net.UnixDomainSocketAddress.of(dir.resolve("echo.sock"));
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
+            UnixEcho.start(loop, path, false, dev.loop.net.Unix.Stale.FAIL);
+            CompletableFuture<String> client = CompletableFuture.supplyAsync(() -> {
+                try (java.nio.channels.SocketChannel c = java.nio.channels.SocketChannel.open(path)) {
+                    c.write(java.nio.ByteBuffer.wrap("hello, unix".getBytes(StandardCharsets.UTF_8)));
+                    c.shutdownOutput();
+                    java.nio.ByteBuffer back = java.nio.ByteBuffer.allocate(100);
+                    while (c.read(back) >= 0) {
+                        // until the echo server closes its side after ours
+                    }
+                    return new String(back.array(), 0, back.position(), StandardCharsets.UTF_8);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertEquals("hello, unix", loop.runUntilComplete(LoopFuture.from(client, loop)));
+        }
+        assertTrue(java.nio.file.Files.notExists(path.getPath()), "the loop's close removed the socket file");
+    }
+
+    @Test
     void httpGetPrintsTheStatusLineAndBodySize() throws Exception {
         HttpServer http = HttpServer.create(ANY_PORT, 0);
         byte[] body = new byte[12_345];
