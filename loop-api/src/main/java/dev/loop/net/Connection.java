@@ -3,6 +3,7 @@ package dev.loop.net;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 
 /**
@@ -148,9 +149,34 @@ public interface Connection {
     /** True once end of stream was read. */
     boolean isInputShutdown();
 
+    /**
+     * The local IP address and port; null while connecting.
+     *
+     * @throws UnsupportedOperationException on a Unix domain socket, which has no IP address: use
+     *                                       {@link #localSocketAddress()}
+     */
     InetSocketAddress localAddress();
 
+    /**
+     * The peer's IP address and port.
+     *
+     * @throws UnsupportedOperationException on a Unix domain socket: use {@link #remoteSocketAddress()}
+     */
     InetSocketAddress remoteAddress();
+
+    /**
+     * The local address of any kind: an {@link InetSocketAddress} over TCP, a
+     * {@link java.net.UnixDomainSocketAddress} (empty path when unnamed, as a client's usually is)
+     * or a {@link LinuxAbstractAddress} over a Unix domain socket; null while connecting.
+     */
+    default SocketAddress localSocketAddress() {
+        return localAddress();
+    }
+
+    /** The peer's address of any kind (see {@link #localSocketAddress()}). */
+    default SocketAddress remoteSocketAddress() {
+        return remoteAddress();
+    }
 
     /** The options this connection was opened with. */
     SocketOptions options();

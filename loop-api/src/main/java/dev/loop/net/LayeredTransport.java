@@ -3,7 +3,7 @@ package dev.loop.net;
 import dev.loop.Loop;
 import dev.loop.spi.IoReady;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 
 /**
@@ -81,12 +81,12 @@ abstract class LayeredTransport extends CoalescedReadiness implements Transport 
     }
 
     @Override
-    public final InetSocketAddress localAddress() {
+    public final SocketAddress localAddress() {
         return inner.localAddress();
     }
 
     @Override
-    public final InetSocketAddress remoteAddress() {
+    public final SocketAddress remoteAddress() {
         return inner.remoteAddress();
     }
 }

@@ -32,6 +32,7 @@ final class NetRegistry {
     final NetIo io;
     private final Set<Owned> owned = new LinkedHashSet<>();
     private ByteBuffer scratch;
+    private ByteBuffer datagrams;
 
     private NetRegistry(Loop loop, NetIo io) {
         this.loop = loop;
@@ -77,6 +78,19 @@ final class NetRegistry {
         }
         s.clear().limit(size);
         return s;
+    }
+
+    /**
+     * A second shared buffer, cleared, with its limit at {@code size}, for pull-style datagram
+     * receives: a push handler that holds {@link #scratch} may receive on another endpoint.
+     */
+    ByteBuffer datagramBuffer(int size) {
+        ByteBuffer d = datagrams;
+        if (d == null || d.capacity() < size) {
+            d = datagrams = ByteBuffer.allocateDirect(size);
+        }
+        d.clear().limit(size);
+        return d;
     }
 
     /** The loop's close hook. */

@@ -2,15 +2,33 @@ package dev.loop.net;
 
 import dev.loop.Loop;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.List;
 
-/** A listening TCP socket of a loop and the connections it accepted. Not thread-safe: loop thread only. */
+/**
+ * A listening stream socket of a loop (TCP, or Unix domain: {@link Unix}) and the connections it
+ * accepted. Not thread-safe: loop thread only.
+ */
 public interface Server {
 
     Loop loop();
 
-    /** Where it listens (the real port when it was asked to listen on port 0). */
+    /**
+     * Where it listens (the real port when it was asked to listen on port 0).
+     *
+     * @throws UnsupportedOperationException for a Unix domain socket server: use
+     *                                       {@link #localSocketAddress()}
+     */
     InetSocketAddress localAddress();
+
+    /**
+     * Where it listens, of any kind: an {@link InetSocketAddress} for TCP, the path
+     * ({@link java.net.UnixDomainSocketAddress}) or {@link LinuxAbstractAddress} of a Unix domain
+     * socket server.
+     */
+    default SocketAddress localSocketAddress() {
+        return localAddress();
+    }
 
     /** The accepted connections still open. */
     List<Connection> connections();

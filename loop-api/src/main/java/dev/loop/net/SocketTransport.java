@@ -5,6 +5,7 @@ import dev.loop.spi.IoSocket;
 import dev.loop.spi.NetIo;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -19,10 +20,27 @@ import java.util.Map;
  */
 final class SocketTransport implements Transport {
     private final IoSocket socket;
+    private final SocketAddress local;  // null: ask the socket
+    private final SocketAddress remote;
 
     /** Wraps a socket that is connected (accepted) or connecting. */
     SocketTransport(IoSocket socket) {
+        this(socket, null, null);
+    }
+
+    /**
+     * Wraps a Unix domain socket whose names its opener knows: a backend cannot report every kind
+     * of Unix address (a Linux abstract name is no {@code UnixDomainSocketAddress}).
+     */
+    SocketTransport(IoSocket socket, SocketAddress local, SocketAddress remote) {
         this.socket = socket;
+        this.local = local;
+        this.remote = remote;
+    }
+
+    /** The backend's socket, for what only it can answer (a Unix peer's credentials). */
+    IoSocket socket() {
+        return socket;
     }
 
     /**
@@ -82,13 +100,13 @@ final class SocketTransport implements Transport {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
-        return socket.localAddress();
+    public SocketAddress localAddress() {
+        return local != null ? local : socket.localAddress();
     }
 
     @Override
-    public InetSocketAddress remoteAddress() {
-        return socket.remoteAddress();
+    public SocketAddress remoteAddress() {
+        return remote != null ? remote : socket.remoteAddress();
     }
 
     @Override

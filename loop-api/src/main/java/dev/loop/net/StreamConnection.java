@@ -7,6 +7,7 @@ import dev.loop.TimerHandle;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -35,7 +36,7 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     final NetRegistry net;
     final SocketOptions options;
-    final InetSocketAddress remote;
+    final SocketAddress remote;
     private final TcpServer server;   // null for a client connection
     private final StreamReader reader;
     private final StreamWriter writer;
@@ -54,7 +55,7 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
     private long lastActivity;
     private TimerHandle idleTimer;
 
-    StreamConnection(NetRegistry net, SocketOptions options, TcpServer server, InetSocketAddress remote) {
+    StreamConnection(NetRegistry net, SocketOptions options, TcpServer server, SocketAddress remote) {
         super(net.loop);
         this.net = net;
         this.options = options;
@@ -67,13 +68,24 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     // ------------------------------------------------------------------ opening
 
-    /** Starts a client connect, with a TLS handshake after it if {@code tls} is set; the future completes with this connection. */
+    /** Opens a transport that is connecting, and reports to {@code ready}. */
+    interface Dial {
+        Transport open(dev.loop.spi.IoReady ready) throws IOException;
+    }
+
+    /** Starts a TCP connect, with a TLS handshake after it if {@code tls} is set; the future completes with this connection. */
     LoopFuture<Connection> connect(TlsOptions tls) {
+        InetSocketAddress to = (InetSocketAddress) remote;
+        return connectThrough(tls == null ? ready -> SocketTransport.connect(net.io, to, options.kernelOptions(), ready)
+                : ready -> TlsStart.connect(this, tls));
+    }
+
+    /** Starts a connect through {@code dial}; the future completes with this connection. */
+    LoopFuture<Connection> connectThrough(Dial dial) {
         connecting = loop.newPromise();
         state = CONNECTING;
         try {
-            transport = tls == null ? SocketTransport.connect(net.io, remote, options.kernelOptions(), this)
-                    : TlsStart.connect(this, tls);
+            transport = dial.open(this);
         } catch (IOException e) {
             state = CLOSED;
             closed.tryComplete(null);
@@ -405,11 +417,21 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     @Override
     public InetSocketAddress localAddress() {
-        return transport == null ? null : transport.localAddress();
+        return Addresses.inet(localSocketAddress(), this);
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
+        return Addresses.inet(remote, this);
+    }
+
+    @Override
+    public SocketAddress localSocketAddress() {
+        return transport == null ? null : transport.localAddress();
+    }
+
+    @Override
+    public SocketAddress remoteSocketAddress() {
         return remote;
     }
 

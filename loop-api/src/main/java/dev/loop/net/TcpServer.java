@@ -5,6 +5,7 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,20 +40,32 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
     private final Set<StreamConnection> connections = new LinkedHashSet<>();
     private final Map<SocketOption<?>, Object> acceptedOptions;
     private IoServerSocket socket;
-    private InetSocketAddress local;
+    private SocketAddress local;
     private boolean open;
     private Dispatch dispatch; // null: connections stay on this loop
+    private SocketAddress name; // a Unix socket's name, which its accepted sockets are given; null for TCP
+    private Runnable afterClose; // a Unix socket's file removal
     private TlsOptions tls;    // null: plain TCP
 
     TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
+        this(net, options, tcpAcceptedOptions(options), onAccept);
+    }
+
+    /** A server whose accepted sockets are given {@code acceptedOptions} (a Unix socket takes no TCP ones). */
+    TcpServer(NetRegistry net, ServerOptions options, Map<SocketOption<?>, Object> acceptedOptions,
+              Consumer<Connection> onAccept) {
         super(net.loop);
         this.net = net;
         this.options = options;
         this.onAccept = onAccept;
+        this.acceptedOptions = acceptedOptions;
+    }
+
+    private static Map<SocketOption<?>, Object> tcpAcceptedOptions(ServerOptions options) {
         Map<SocketOption<?>, Object> o = options.accepted().kernelOptions();
         // the receive buffer was set on the listener and is inherited: setting it again is too late
         o.remove(java.net.StandardSocketOptions.SO_RCVBUF);
-        this.acceptedOptions = o;
+        return o;
     }
 
     /** Serves TLS with {@code options} (null: plain TCP); set before {@link #listen}. */
@@ -76,11 +89,26 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
     }
 
     void listen(InetSocketAddress address) throws IOException {
-        socket = net.io.listen(address, options.backlog(), options.kernelOptions(), this);
-        local = socket.localAddress();
+        bound(net.io.listen(address, options.backlog(), options.kernelOptions(), this));
+    }
+
+    /** Starts accepting on a socket bound for this server. */
+    void bound(IoServerSocket s) {
+        socket = s;
+        local = name != null ? name : s.localAddress();
         open = true;
         net.add(this);
-        socket.interest(true, false);
+        s.interest(true, false);
+    }
+
+    /**
+     * Makes this a Unix domain socket server called {@code unixName}: its connections are named by
+     * it (the backend cannot name every kind of Unix address), and {@code cleanup} runs once when
+     * it closes. Before {@link #bound}.
+     */
+    void unix(SocketAddress unixName, Runnable cleanup) {
+        this.name = unixName;
+        this.afterClose = cleanup;
     }
 
     /** Any readiness of a listening socket means "accept": errors surface from accept itself. */
@@ -134,7 +162,8 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
 
     /** Adopts a socket accepted on this loop. */
     void adopt(IoSocket s) {
-        StreamConnection c = new StreamConnection(net, options.accepted(), this, s.remoteAddress());
+        SocketAddress peer = name != null ? Addresses.UNNAMED_UNIX : s.remoteAddress();
+        StreamConnection c = new StreamConnection(net, options.accepted(), this, peer);
         try {
             for (Map.Entry<SocketOption<?>, Object> e : acceptedOptions.entrySet()) {
                 setOption(s, e.getKey(), e.getValue());
@@ -144,11 +173,12 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             loop.callExceptionHandler("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
             return;
         }
+        SocketTransport transport = name != null ? new SocketTransport(s, name, peer) : new SocketTransport(s);
         if (tls != null) {
-            handshakeThenAccept(c, new SocketTransport(s));
+            handshakeThenAccept(c, transport);
             return;
         }
-        c.accepted(new SocketTransport(s));
+        c.accepted(transport);
         connections.add(c);
         accept(c);
     }
@@ -194,6 +224,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
                 socket.close();
             }
             net.remove(this);
+            cleanUp();
         }
         if (closeConnections) {
             for (StreamConnection c : new ArrayList<>(connections)) {
@@ -208,6 +239,15 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         if (socket != null) {
             socket.close();
         }
+        cleanUp();
+    }
+
+    private void cleanUp() {
+        Runnable r = afterClose;
+        afterClose = null;
+        if (r != null) {
+            r.run();
+        }
     }
 
     @Override
@@ -217,6 +257,11 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
 
     @Override
     public InetSocketAddress localAddress() {
+        return Addresses.inet(local, this);
+    }
+
+    @Override
+    public SocketAddress localSocketAddress() {
         return local;
     }
 

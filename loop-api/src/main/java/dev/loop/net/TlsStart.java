@@ -17,7 +17,7 @@ final class TlsStart {
     /** A client: connects a socket to {@code c}'s peer; the handshake follows the connect. */
     static TlsTransport connect(StreamConnection c, TlsOptions options) throws IOException {
         // the socket reports to the connection until the layer attaches itself, before any poll
-        Transport socket = SocketTransport.connect(c.net.io, c.remote, c.options.kernelOptions(), c);
+        Transport socket = SocketTransport.connect(c.net.io, (java.net.InetSocketAddress) c.remote, c.options.kernelOptions(), c);
         TlsTransport t = new TlsTransport(c, socket, options, true, 0);
         t.connecting();
         return t;

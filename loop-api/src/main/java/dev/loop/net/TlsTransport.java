@@ -53,11 +53,19 @@ final class TlsTransport extends LayeredTransport {
      *
      * @param plainBytes STARTTLS: bytes queued above before the switch, still to go out unencrypted
      */
+    /** The IP peer a TLS session is made for (host name checks, SNI, session reuse); TCP only. */
+    private static java.net.InetSocketAddress tcpPeer(StreamConnection c) {
+        if (c.remote instanceof java.net.InetSocketAddress ip) {
+            return ip;
+        }
+        throw new UnsupportedOperationException("TLS runs over TCP connections only, not over " + c.remote);
+    }
+
     TlsTransport(StreamConnection c, Transport inner, TlsOptions options, boolean client, long plainBytes) {
         super(c.loop, inner, c);
         this.net = c.net;
         this.rec = new TlsRecords(TlsBuffers.of(c.loop), inner);
-        this.hs = new TlsHandshake(this, rec, options, client, c.remote);
+        this.hs = new TlsHandshake(this, rec, options, client, tcpPeer(c));
         this.plain = plainBytes > 0 ? new PlainPrefix(plainBytes) : null;
         this.phase = plainBytes > 0 ? PLAIN : HANDSHAKE;
     }

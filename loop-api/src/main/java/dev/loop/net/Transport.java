@@ -2,7 +2,7 @@ package dev.loop.net;
 
 import dev.loop.spi.IoReady;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 
 /**
@@ -82,9 +82,9 @@ interface Transport {
     /** Closes at once so the peer sees a reset (SO_LINGER 0) instead of an orderly end. Idempotent. */
     void abort();
 
-    /** The address the socket is bound to. */
-    InetSocketAddress localAddress();
+    /** The address the socket is bound to: IP, or a Unix domain socket's name. */
+    SocketAddress localAddress();
 
-    /** The peer's address. */
-    InetSocketAddress remoteAddress();
+    /** The peer's address, of the same kind. */
+    SocketAddress remoteAddress();
 }

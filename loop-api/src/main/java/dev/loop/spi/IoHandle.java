@@ -1,6 +1,6 @@
 package dev.loop.spi;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /**
  * What every socket a backend opens has in common. Not thread-safe: loop thread only.
@@ -17,8 +17,12 @@ public interface IoHandle {
      */
     void interest(boolean read, boolean write);
 
-    /** The address this socket is bound to. */
-    InetSocketAddress localAddress();
+    /**
+     * The address this socket is bound to: an {@link java.net.InetSocketAddress} for TCP and UDP,
+     * a {@link java.net.UnixDomainSocketAddress} (or a backend's own type for a Linux abstract name)
+     * for a Unix domain socket.
+     */
+    SocketAddress localAddress();
 
     /** Closes the socket and its registration; readiness is no longer reported. Idempotent. */
     void close();

@@ -3,8 +3,8 @@ package dev.loop.spi;
 import java.io.IOException;
 
 /**
- * A listening TCP socket. Not thread-safe: loop thread only. {@link IoReady#READ} means a
- * connection can be accepted.
+ * A listening stream socket: TCP, or a Unix domain socket. Not thread-safe: loop thread only.
+ * {@link IoReady#READ} means a connection can be accepted.
  */
 public interface IoServerSocket extends IoHandle {
 

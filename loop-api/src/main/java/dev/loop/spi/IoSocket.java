@@ -1,12 +1,13 @@
 package dev.loop.spi;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.nio.ByteBuffer;
 
 /**
- * A connected (or connecting) non-blocking TCP socket. Not thread-safe: loop thread only.
+ * A connected (or connecting) non-blocking stream socket, TCP or Unix domain. Not thread-safe: loop
+ * thread only.
  *
  * <p>The backend does the raw system calls; everything above (buffering, futures, watermarks)
  * lives in {@code loop-api}. Buffers may be heap or direct: a backend whose calls need direct
@@ -56,8 +57,12 @@ public interface IoSocket extends IoHandle {
     /** Closes with SO_LINGER 0, so the peer sees a reset instead of an orderly end. Idempotent. */
     void abort();
 
-    /** The peer's address. */
-    InetSocketAddress remoteAddress();
+    /**
+     * The peer's address, of the same kind as {@link #localAddress()}; for a Unix domain socket
+     * whose peer never bound a name, a {@code UnixDomainSocketAddress} with an empty path (as the
+     * JDK reports it).
+     */
+    SocketAddress remoteAddress();
 
     /**
      * Sets a socket option; backends support at least {@code TCP_NODELAY}, {@code SO_KEEPALIVE},

@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * The socket side of a backend: opens non-blocking TCP sockets registered with the backend's
- * poller. Not thread-safe: loop thread only. Obtained from {@link IoHandler#net()}.
+ * poller, and offers what else it can ({@link #datagrams()}, {@link #unix()}, {@link #watches()}:
+ * each {@code null} where the backend has none). Not thread-safe: loop thread only. Obtained from
+ * {@link IoHandler#net()}.
  *
  * <p>The contract is readiness, not completion: the backend reports "readable"/"writable" to an
  * {@link IoReady} from inside {@link IoHandler#poll}, and {@code loop-api} then makes the
@@ -65,5 +67,26 @@ public interface NetIo {
      */
     default boolean reusePortBalances() {
         return false;
+    }
+
+    /**
+     * This backend's UDP sockets, or {@code null} when it has none: {@code loop-api} then fails
+     * with an {@link UnsupportedOperationException} naming the backend.
+     */
+    default DatagramIo datagrams() {
+        return null;
+    }
+
+    /** This backend's Unix domain stream sockets, or {@code null} when it has none. */
+    default UnixIo unix() {
+        return null;
+    }
+
+    /**
+     * Watching the program's own channels or descriptors for readiness, or {@code null} when this
+     * backend cannot.
+     */
+    default WatchIo watches() {
+        return null;
     }
 }

@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * What the two socket kinds share on epoll: one {@link LinuxSocket}, one Netty registration, the
+ * What the socket kinds (listening, stream, datagram) share on epoll: one {@link LinuxSocket}, one Netty registration, the
  * translation of raw epoll bits into {@link IoReady} bits, and a close that releases the file
  * descriptor exactly once. Not thread-safe: loop thread only.
  *
@@ -81,6 +81,20 @@ abstract class EpollChannel implements EpollIoHandle {
      */
     @Override
     public final void handle(IoRegistration r, IoEvent event) {
+        int bits = readyBits(event);
+        IoReady rd = ready;
+        if (bits == 0 || rd == null || closed) {
+            return;
+        }
+        try {
+            rd.onReady(bits);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(System.Logger.Level.ERROR, "readiness receiver of " + this + " failed", e);
+        }
+    }
+
+    /** The {@link IoReady} bits of one of Netty's epoll events. */
+    static int readyBits(IoEvent event) {
         int ev = ((EpollIoEvent) event).ops().value();
         int bits = 0;
         if ((ev & EPOLLIN) != 0) {
@@ -95,15 +109,7 @@ abstract class EpollChannel implements EpollIoHandle {
         if ((ev & (EPOLLRDHUP | EPOLLHUP)) != 0) {
             bits |= IoReady.HANGUP;
         }
-        IoReady rd = ready;
-        if (bits == 0 || rd == null || closed) {
-            return;
-        }
-        try {
-            rd.onReady(bits);
-        } catch (RuntimeException | LinkageError e) {
-            LOG.log(System.Logger.Level.ERROR, "readiness receiver of " + this + " failed", e);
-        }
+        return bits;
     }
 
     @Override

@@ -1,10 +1,16 @@
 package dev.loop.epoll;
 
+import dev.loop.spi.DatagramIo;
+import dev.loop.spi.IoDatagram;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.UnixIo;
+import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.LinuxSocket;
 import io.netty.channel.unix.Buffer;
 import io.netty.channel.unix.Errors;
@@ -16,11 +22,15 @@ import java.net.InetSocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectableChannel;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * TCP sockets on epoll: Netty's {@link LinuxSocket} (non-blocking, close-on-exec), each registered
- * with the loop's Netty {@code EpollDriver}. Not thread-safe: loop thread only, or any thread
+ * Sockets on epoll: Netty's {@link LinuxSocket} (non-blocking, close-on-exec) for TCP, UDP
+ * ({@link EpollDatagram}) and Unix domain sockets ({@link EpollUnixIo}), and the program's own
+ * descriptors ({@link EpollWatch}), each registered with the loop's Netty {@code EpollDriver}. Not thread-safe: loop thread only, or any thread
  * while the loop is not running.
  *
  * <p>Options map to {@code LinuxSocket}'s setters, {@code SO_REUSEPORT} included, so several loops
@@ -33,11 +43,38 @@ final class EpollNetIo implements NetIo {
      */
     static final int COPY_BUFFER_SIZE = 256 * 1024;
     /** listen(2)'s backlog when the caller leaves it to the backend (the kernel caps it at somaxconn). */
-    private static final int DEFAULT_BACKLOG = 1024;
+    static final int DEFAULT_BACKLOG = 1024;
     /** Linux's errno for "address already in use" (this backend runs on Linux only). */
     private static final int EADDRINUSE = 98;
 
     private final EpollDriver handler;
+    private final DatagramIo datagrams = this::openDatagram;
+    private final WatchIo watches = new WatchIo() {
+        @Override
+        public IoWatch watch(int fd, IoReady ready) throws IOException {
+            enter();
+            // Netty keeps one registration per descriptor and would let a second one replace the
+            // first silently (an assertion only): refuse it here, naming the descriptor
+            if (!watchedFds.add(fd)) {
+                throw new IOException("cannot watch file descriptor " + fd + ": it is already watched by this loop");
+            }
+            try {
+                return new EpollWatch(EpollNetIo.this, fd, ready);
+            } catch (IOException | RuntimeException e) {
+                watchedFds.remove(fd);
+                throw e;
+            }
+        }
+
+        @Override
+        public IoWatch watch(SelectableChannel channel, IoReady ready) {
+            throw new UnsupportedOperationException("cannot watch a JDK SelectableChannel: the JDK does not"
+                    + " give out its file descriptor; watch a descriptor (Watch.fd), or use backend select");
+        }
+    };
+    /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
+    private final Set<Integer> watchedFds = new HashSet<>();
+    private UnixIo unix;
     private ByteBuffer copy;
     private long copyAddress;
     private int registered;
@@ -46,14 +83,19 @@ final class EpollNetIo implements NetIo {
         this.handler = handler;
     }
 
-    IoRegistration register(EpollChannel channel) throws IOException {
-        IoRegistration r = handler.register(channel);
+    IoRegistration register(EpollIoHandle handle) throws IOException {
+        IoRegistration r = handler.register(handle);
         registered++;
         return r;
     }
 
-    /** A registered socket closed; called once per registration. */
-    void unregistered(EpollChannel channel) {
+    /** A watch of {@code fd} ended: the descriptor may be watched again. */
+    void unwatched(int fd) {
+        watchedFds.remove(fd);
+    }
+
+    /** A registered socket closed (or a watch ended); called once per registration. */
+    void unregistered(EpollIoHandle handle) {
         registered--;
     }
 
@@ -103,12 +145,7 @@ final class EpollNetIo implements NetIo {
             try {
                 s.bind(local);
             } catch (Errors.NativeIoException e) {
-                if (e.expectedErr() != -EADDRINUSE) { // Netty keeps the negated errno
-                    throw e;
-                }
-                BindException named = new BindException("Address already in use: " + local);
-                named.initCause(e);
-                throw named;
+                throw bindFailed(e, local);
             }
             s.listen(backlog > 0 ? backlog : DEFAULT_BACKLOG);
             return new EpollServerSocket(this, s, ready);
@@ -148,7 +185,62 @@ final class EpollNetIo implements NetIo {
         }
     }
 
-    private static void applyAll(LinuxSocket s, Map<SocketOption<?>, Object> options) throws IOException {
+    /** A failed bind as a {@link BindException} naming the address, the kernel's reason kept. */
+    static BindException bindFailed(Errors.NativeIoException e, Object address) {
+        String why = e.expectedErr() == -EADDRINUSE ? "Address already in use" // Netty keeps the negated errno
+                : String.valueOf(e.getMessage()).replaceFirst("^bind\\(\\.\\.\\) failed: ", "");
+        BindException named = new BindException(why + ": " + address);
+        named.initCause(e);
+        return named;
+    }
+
+    @Override
+    public DatagramIo datagrams() {
+        return datagrams;
+    }
+
+    private IoDatagram openDatagram(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
+            throws IOException {
+        handler.enterFromLoopThread();
+        boolean ipv6 = local.getAddress() instanceof Inet6Address;
+        LinuxSocket s = LinuxSocket.newSocketDgram(ipv6);
+        try {
+            EpollDatagram d = new EpollDatagram(this, s, ipv6, ready);
+            for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
+                d.apply(e.getKey(), e.getValue());
+            }
+            try {
+                s.bind(local);
+            } catch (Errors.NativeIoException e) {
+                throw bindFailed(e, local);
+            }
+            d.bound();
+            return d;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public UnixIo unix() {
+        if (unix == null) {
+            unix = new EpollUnixIo(this);
+        }
+        return unix;
+    }
+
+    @Override
+    public WatchIo watches() {
+        return watches;
+    }
+
+    /** Every socket call enters here first: see {@link EpollDriver#enterFromLoopThread()}. */
+    void enter() {
+        handler.enterFromLoopThread();
+    }
+
+    static void applyAll(LinuxSocket s, Map<SocketOption<?>, Object> options) throws IOException {
         for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
             apply(s, e.getKey(), e.getValue());
         }

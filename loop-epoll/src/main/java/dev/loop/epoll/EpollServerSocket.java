@@ -8,8 +8,9 @@ import io.netty.channel.epoll.LinuxSocket;
 import io.netty.channel.unix.NativeInetAddress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
-/** A listening TCP socket on epoll. Not thread-safe: loop thread only. */
+/** A listening stream socket on epoll, TCP or Unix domain. Not thread-safe: loop thread only. */
 final class EpollServerSocket extends EpollChannel implements IoServerSocket {
     /**
      * {@code accept(byte[])} writes the peer's address here: one length byte, then up to 16 address
@@ -18,12 +19,25 @@ final class EpollServerSocket extends EpollChannel implements IoServerSocket {
      */
     private static final int ACCEPTED_ADDRESS_SIZE = 26;
 
-    private final InetSocketAddress local;
+    private final SocketAddress local;
+    private final boolean unix;
     private final byte[] acceptedAddress = new byte[ACCEPTED_ADDRESS_SIZE];
 
+    /** A listening TCP socket. */
     EpollServerSocket(EpollNetIo net, LinuxSocket socket, IoReady ready) {
         super(net, socket, ready);
         this.local = socket.localAddress();
+        this.unix = false;
+    }
+
+    /**
+     * A listening Unix domain socket named {@code local} (null for an abstract name, which the
+     * layer above names itself). Its connections' peers are unnamed, as clients' usually are.
+     */
+    EpollServerSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, SocketAddress local) {
+        super(net, socket, ready);
+        this.local = local;
+        this.unix = true;
     }
 
     @Override
@@ -38,6 +52,10 @@ final class EpollServerSocket extends EpollChannel implements IoServerSocket {
             return null;
         }
         LinuxSocket s = LinuxSocket.newSocket(fd);
+        if (unix) {
+            // the kernel filled acceptedAddress with a sockaddr_un that Netty decodes as IP: ignore it
+            return EpollSocket.unix(net, s, null, true, local, EpollUnixIo.UNNAMED);
+        }
         try {
             InetSocketAddress remote = NativeInetAddress.address(acceptedAddress, 1, acceptedAddress[0]);
             return new EpollSocket(net, s, null, true, remote);
@@ -48,7 +66,7 @@ final class EpollServerSocket extends EpollChannel implements IoServerSocket {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
+    public SocketAddress localAddress() {
         return local;
     }
 

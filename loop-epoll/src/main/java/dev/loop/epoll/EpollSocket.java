@@ -5,13 +5,13 @@ import dev.loop.spi.IoSocket;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.epoll.LinuxSocket;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 
 /**
- * A non-blocking TCP socket on epoll. Not thread-safe: loop thread only.
+ * A non-blocking stream socket on epoll, TCP or Unix domain. Not thread-safe: loop thread only.
  *
  * <p>Direct buffers go to the kernel as they are ({@code recv}/{@code send} on their memory,
  * {@code writev} for a gathering write of direct buffers); heap buffers are copied through the
@@ -26,14 +26,32 @@ final class EpollSocket extends EpollChannel implements IoSocket {
     /** writev's byte limit: no limit beyond the kernel's own. */
     private static final long NO_WRITE_LIMIT = Long.MAX_VALUE;
 
+    private final boolean unix;
     private boolean connected;
-    private InetSocketAddress local;
-    private InetSocketAddress remote;
+    private SocketAddress local;
+    private SocketAddress remote;
 
-    EpollSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, InetSocketAddress remote) {
+    /** A TCP socket; its local address is asked of the kernel when first wanted. */
+    EpollSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, SocketAddress remote) {
+        this(net, socket, ready, connected, null, remote, false);
+    }
+
+    private EpollSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, SocketAddress local,
+                        SocketAddress remote, boolean unix) {
         super(net, socket, ready);
         this.connected = connected;
+        this.local = local;
         this.remote = remote;
+        this.unix = unix;
+    }
+
+    /**
+     * A Unix domain socket with the names its opener knows: Netty reads a socket's own name only
+     * as an IP address, so these are never asked of the kernel.
+     */
+    static EpollSocket unix(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, SocketAddress local,
+                            SocketAddress remote) {
+        return new EpollSocket(net, socket, ready, connected, local, remote, true);
     }
 
     @Override
@@ -170,16 +188,16 @@ final class EpollSocket extends EpollChannel implements IoSocket {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
-        if (local == null && isOpen()) {
+    public SocketAddress localAddress() {
+        if (local == null && !unix && isOpen()) {
             local = socket.localAddress();
         }
         return local;
     }
 
     @Override
-    public InetSocketAddress remoteAddress() {
-        if (remote == null && isOpen()) {
+    public SocketAddress remoteAddress() {
+        if (remote == null && !unix && isOpen()) {
             remote = socket.remoteAddress();
         }
         return remote;

@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * {@code echo-server [--port P] [--backend NAME] [--host H] [--prefix]}: sends back every byte it
@@ -25,7 +26,7 @@ import java.time.Duration;
  * {@code "Got: "} and the line (a task per connection, sequential code with ordinary
  * {@code try}/{@code catch}). Runs until interrupted (Ctrl-C).
  *
- * <p>Without {@code --backend} it uses {@code select}: the epoll backend has no sockets yet.
+ * <p>Without {@code --backend} it uses {@code select}.
  */
 public final class EchoServer {
     /** Longest line answered in {@code --prefix} mode; a longer one closes the connection. */
@@ -59,12 +60,18 @@ public final class EchoServer {
     /** {@link #start(Loop, InetSocketAddress, boolean)}, waiting at most {@code readTimeout} for a line. */
     public static Server start(Loop loop, InetSocketAddress address, boolean prefix, Duration readTimeout)
             throws IOException {
-        if (!prefix) {
-            return Net.listen(loop, address, c -> c.setHandler(ECHO));
-        }
-        ServerOptions options = ServerOptions.defaults()
-                .withAccepted(SocketOptions.defaults().withReadTimeout(readTimeout));
-        return Net.listen(loop, address, options, c -> loop.spawn(() -> answerLines(c)));
+        return Net.listen(loop, address, options(prefix, readTimeout), onAccept(loop, prefix));
+    }
+
+    /** The server's options: a read timeout on accepted connections in {@code --prefix} mode. */
+    static ServerOptions options(boolean prefix, Duration readTimeout) {
+        return prefix ? ServerOptions.defaults().withAccepted(SocketOptions.defaults().withReadTimeout(readTimeout))
+                : ServerOptions.defaults();
+    }
+
+    /** What the server does with each connection, over TCP or a Unix domain socket alike. */
+    static Consumer<Connection> onAccept(Loop loop, boolean prefix) {
+        return prefix ? c -> loop.spawn(() -> answerLines(c)) : c -> c.setHandler(ECHO);
     }
 
     /** Push style: every chunk goes straight back (write copies what the kernel cannot take yet). */

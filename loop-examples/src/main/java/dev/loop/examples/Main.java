@@ -9,10 +9,14 @@ import java.util.Arrays;
  *
  * <pre>
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="echo-server --port 8888 --backend select"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="udp-echo --port 9999 --backend epoll"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="unix-echo --path /tmp/loop-echo.sock --backend epoll"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="tls-echo-server --port 8443 --backend epoll"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-get http://127.0.0.1:8000/"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="countdown 5"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="producer-consumer 10"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-server --port 8080 --dir ."
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="resp-server --port 6379"
  * </pre>
  */
 public final class Main {
@@ -29,20 +33,28 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         return switch (name) {
             case "echo-server" -> EchoServer.run(rest, out, err);
+            case "udp-echo" -> UdpEcho.run(rest, out, err);
+            case "unix-echo" -> UnixEcho.run(rest, out, err);
             case "tls-echo-server" -> TlsEchoServer.run(rest, out, err);
             case "http-get" -> HttpGet.run(rest, out, err);
             case "countdown" -> Countdown.run(rest, out, err);
             case "producer-consumer" -> ProducerConsumer.run(rest, out, err);
+            case "http-server" -> dev.loop.examples.http.HttpServer.run(rest, out, err);
+            case "resp-server" -> dev.loop.examples.resp.RespServer.run(rest, out, err);
             case "demo" -> Demo.run(rest, out, err);
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
                 err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
+                err.println("  udp-echo [--port P] [--backend NAME]                 answer each datagram to its sender");
+                err.println("  unix-echo [--path PATH] [--backend NAME] [--prefix]  echo on a Unix domain socket");
                 err.println("  tls-echo-server [--port P] [--backend NAME] [--cert PEM --key PEM] [--http]");
                 err.println("                                                      echo (or answer HTTPS) over TLS");
                 err.println("  http-get URL                                        HTTP/1.0 GET: status line, body size");
                 err.println("  countdown [N]                                       count down N seconds");
                 err.println("  producer-consumer [N]                               N items through a queue");
                 err.println("  demo [--scale-ms MS]                                countdown/countup and producer/consumer tasks");
+                err.println("  http-server [--port P] [--backend B] [--loops N] [--dir D]   HTTP/1.1: /plaintext, /json, /echo, files");
+                err.println("  resp-server [--port P] [--backend B] [--loops N] [--timers T] the Redis protocol, for redis-cli");
                 yield "help".equals(name) ? 0 : 2;
             }
         };

@@ -96,6 +96,55 @@ class ExamplesTest {
     }
 
     @Test
+    void udpEchoAnswersEachDatagramToItsSender() throws Exception {
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
+            int port = UdpEcho.start(loop, ANY_PORT).localAddress().getPort();
+            CompletableFuture<List<String>> clients = CompletableFuture.supplyAsync(() -> {
+                try (java.net.DatagramSocket a = new java.net.DatagramSocket(ANY_PORT);
+                     java.net.DatagramSocket b = new java.net.DatagramSocket(ANY_PORT)) {
+                    InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+                    a.setSoTimeout(5000);
+                    b.setSoTimeout(5000);
+                    a.send(new java.net.DatagramPacket("from a".getBytes(StandardCharsets.UTF_8), 6, to));
+                    b.send(new java.net.DatagramPacket("from b".getBytes(StandardCharsets.UTF_8), 6, to));
+                    java.net.DatagramPacket in = new java.net.DatagramPacket(new byte[100], 100);
+                    a.receive(in);
+                    String atA = new String(in.getData(), 0, in.getLength(), StandardCharsets.UTF_8);
+                    b.receive(in);
+                    return List.of(atA, new String(in.getData(), 0, in.getLength(), StandardCharsets.UTF_8));
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertEquals(List.of("from a", "from b"), loop.runUntilComplete(LoopFuture.from(clients, loop)));
+        }
+    }
+
+    @Test
+    void unixEchoEchoesBytesAndRemovesItsSocketFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.net.UnixDomainSocketAddress path = java.net.UnixDomainSocketAddress.of(dir.resolve("echo.sock"));
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
+            UnixEcho.start(loop, path, false, dev.loop.net.Unix.Stale.FAIL);
+            CompletableFuture<String> client = CompletableFuture.supplyAsync(() -> {
+                try (java.nio.channels.SocketChannel c = java.nio.channels.SocketChannel.open(path)) {
+                    c.write(java.nio.ByteBuffer.wrap("hello, unix".getBytes(StandardCharsets.UTF_8)));
+                    c.shutdownOutput();
+                    java.nio.ByteBuffer back = java.nio.ByteBuffer.allocate(100);
+                    while (c.read(back) >= 0) {
+                        // until the echo server closes its side after ours
+                    }
+                    return new String(back.array(), 0, back.position(), StandardCharsets.UTF_8);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertEquals("hello, unix", loop.runUntilComplete(LoopFuture.from(client, loop)));
+        }
+        assertTrue(java.nio.file.Files.notExists(path.getPath()), "the loop's close removed the socket file");
+    }
+
+    @Test
     void httpGetPrintsTheStatusLineAndBodySize() throws Exception {
         HttpServer http = HttpServer.create(ANY_PORT, 0);
         byte[] body = new byte[12_345];
@@ -113,6 +162,35 @@ class ExamplesTest {
         } finally {
             http.stop(0);
         }
+    }
+
+    @Test
+    void everyExampleMainRunsIsDocumentedInTheReadme() throws Exception {
+        String main = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/java/dev/loop/examples/Main.java"));
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("README.md"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("case \"([a-z-]+)\" ->").matcher(main);
+        int cases = 0;
+        while (m.find()) {
+            cases++;
+            assertTrue(readme.contains("| `" + m.group(1)), "loop-examples/README.md has no row for " + m.group(1));
+        }
+        assertTrue(cases >= 7, "found only " + cases + " examples in Main.java");
+    }
+
+    @Test
+    void serversRefuseUnknownOrMalformedArgumentsNamingThem() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        PrintStream o = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertEquals(2, Main.run(new String[] {"http-server", "--port", "eighty"}, o, e));
+        assertEquals(2, Main.run(new String[] {"resp-server", "--loops", "0"}, o, e));
+        assertEquals(2, Main.run(new String[] {"resp-server", "--prot", "1"}, o, e));
+        assertEquals(2, Main.run(new String[] {"http-server", "--file-reads", "mmap"}, o, e));
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals("http-server: --port takes a whole number, not 'eighty'", lines.get(0));
+        assertEquals("resp-server: --loops must be in [1, 1024]: 0", lines.get(1));
+        assertTrue(lines.get(2).startsWith("resp-server: unknown argument '--prot'"), lines.get(2));
+        assertEquals("http-server: --file-reads is 'loop' or 'offload', not 'mmap'", lines.get(3));
     }
 
     @Test

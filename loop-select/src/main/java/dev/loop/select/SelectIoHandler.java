@@ -85,6 +85,10 @@ final class SelectIoHandler implements IoHandler {
         try {
             Set<SelectionKey> keys = selector.keys();
             for (SelectionKey k : keys.toArray(new SelectionKey[0])) {
+                if (k.attachment() instanceof SelectWatch w) {
+                    w.close(); // the program's channel: stop watching it, never close it
+                    continue;
+                }
                 try {
                     k.channel().close();
                 } catch (IOException e) {

@@ -5,21 +5,24 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
-/** A listening {@link ServerSocketChannel} on the loop's selector. Not thread-safe: loop thread only. */
+/**
+ * A listening {@link ServerSocketChannel} (TCP or Unix domain) on the loop's selector. Not
+ * thread-safe: loop thread only.
+ */
 final class SelectServerSocket extends SelectChannel implements IoServerSocket {
     private final ServerSocketChannel server;
-    private final InetSocketAddress local;
+    private final SocketAddress local;
 
     SelectServerSocket(Selector selector, ServerSocketChannel server, IoReady ready) throws IOException {
         super(selector, server, ready);
         this.server = server;
-        this.local = (InetSocketAddress) server.getLocalAddress();
+        this.local = server.getLocalAddress(); // an InetSocketAddress, or a UnixDomainSocketAddress
     }
 
     @Override
@@ -43,7 +46,7 @@ final class SelectServerSocket extends SelectChannel implements IoServerSocket {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
+    public SocketAddress localAddress() {
         return local;
     }
 

@@ -3,7 +3,7 @@ package dev.loop.select;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -12,7 +12,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 
 /**
- * A non-blocking {@link SocketChannel} on the loop's selector. Not thread-safe: loop thread only.
+ * A non-blocking {@link SocketChannel} (TCP or Unix domain) on the loop's selector. Not thread-safe: loop thread only.
  *
  * <p>While connecting, "write" interest is {@code OP_CONNECT}; once connected it is
  * {@code OP_WRITE}.
@@ -22,8 +22,8 @@ final class SelectSocket extends SelectChannel implements IoSocket {
     private boolean connected;
     private boolean wantRead;
     private boolean wantWrite;
-    private InetSocketAddress local;
-    private InetSocketAddress remote;
+    private SocketAddress local;
+    private SocketAddress remote;
 
     SelectSocket(Selector selector, SocketChannel ch, IoReady ready, boolean connected) {
         super(selector, ch, ready);
@@ -98,10 +98,10 @@ final class SelectSocket extends SelectChannel implements IoSocket {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
+    public SocketAddress localAddress() {
         if (local == null) {
             try {
-                local = (InetSocketAddress) ch.getLocalAddress();
+                local = ch.getLocalAddress();
             } catch (IOException e) {
                 return null;
             }
@@ -110,10 +110,10 @@ final class SelectSocket extends SelectChannel implements IoSocket {
     }
 
     @Override
-    public InetSocketAddress remoteAddress() {
+    public SocketAddress remoteAddress() {
         if (remote == null) {
             try {
-                remote = (InetSocketAddress) ch.getRemoteAddress();
+                remote = ch.getRemoteAddress();
             } catch (IOException e) {
                 return null;
             }

@@ -4,12 +4,18 @@ import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
 import dev.loop.ProviderInfo;
+import dev.loop.net.Datagrams;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
+import dev.loop.net.Unix;
 import dev.loop.spi.TimerQueueProvider;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,10 +42,11 @@ public final class Matrix {
     public static final String MECHANISMS = "loop.testkit.mechanisms";
     public static final String TRANSPORTS = "loop.testkit.transports";
 
-    /** What the network suites' connections run over: plain TCP, and TLS on top of it. */
-    static final List<String> ALL_TRANSPORTS = List.of("tcp", "tls");
+    /** What the network suites' connections run over: plain TCP, Unix domain stream sockets, and TLS on TCP. */
+    static final List<String> ALL_TRANSPORTS = List.of("tcp", "unix", "tls");
 
     private static final Map<String, Boolean> HAS_SOCKETS = new ConcurrentHashMap<>();
+    private static final Map<String, Boolean> CAPABLE = new ConcurrentHashMap<>();
     private static volatile boolean reported;
 
     private Matrix() {
@@ -61,11 +68,30 @@ public final class Matrix {
         return withMechanisms(backends());
     }
 
-    /** Backends that have sockets x timer strategies x task mechanisms x transports. */
+    /**
+     * Backends that have sockets x timer strategies x task mechanisms x the transports each of them
+     * offers (a backend without Unix domain sockets runs the suites over TCP only).
+     */
     public static Stream<Cell> sockets() {
         List<String> transports = transports();
         return withMechanisms(backends().stream().filter(Matrix::hasSockets).toList())
-                .flatMap(c -> transports.stream().map(t -> new Cell(c.backend(), c.timers(), c.mechanism(), t)));
+                .flatMap(c -> transports.stream().filter(t -> offers(c.backend(), t))
+                        .map(t -> new Cell(c.backend(), c.timers(), c.mechanism(), t)));
+    }
+
+    /** Backends with UDP sockets x timer strategies x task mechanisms: the datagram suite. */
+    public static Stream<Cell> datagrams() {
+        return withMechanisms(backends().stream().filter(Matrix::hasSockets).filter(b -> offers(b, "udp")).toList());
+    }
+
+    /** Backends with Unix domain sockets x timer strategies: the suite of what is Unix-specific. */
+    public static Stream<Cell> unixSockets() {
+        return loops().filter(c -> hasSockets(c.backend()) && offers(c.backend(), "unix"));
+    }
+
+    /** Backends with sockets x timer strategies: the suite of watched channels and descriptors. */
+    public static Stream<Cell> watches() {
+        return loops().filter(c -> hasSockets(c.backend()));
     }
 
     static List<String> transports() {
@@ -158,6 +184,38 @@ public final class Matrix {
 
     private static List<String> split(String csv) {
         return Stream.of(csv.split(",")).map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /**
+     * Whether {@code backend} offers {@code transport} ({@code tcp}, {@code unix}, {@code udp}): a
+     * backend that refuses it with an {@link UnsupportedOperationException} is left out of the
+     * slices that need it, with its reason on standard error.
+     */
+    static boolean offers(String backend, String transport) {
+        if (transport.equals("tcp")) {
+            return true;
+        }
+        return CAPABLE.computeIfAbsent(backend + "/" + transport, k -> {
+            try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
+                if (transport.equals("udp")) {
+                    Datagrams.bind(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).abort();
+                } else {
+                    Path dir = Files.createTempDirectory("loop");
+                    try {
+                        Unix.listen(loop, UnixDomainSocketAddress.of(dir.resolve("probe")), c -> { }).close();
+                    } finally {
+                        Files.deleteIfExists(dir.resolve("probe"));
+                        Files.delete(dir);
+                    }
+                }
+                return true;
+            } catch (UnsupportedOperationException e) {
+                System.err.println("conformance matrix: leaving " + transport + " out for " + backend + ": " + e.getMessage());
+                return false;
+            } catch (IOException e) {
+                throw new UncheckedIOException("probing " + transport + " on backend " + backend + " failed", e);
+            }
+        });
     }
 
     /** Whether {@code backend} can listen on a socket (a test backend may not). */
