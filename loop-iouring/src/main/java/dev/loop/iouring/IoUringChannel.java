@@ -20,6 +20,7 @@ import java.io.IOException;
  * closes what is left (readiness backends close at once: they have nothing in flight).
  */
 abstract class IoUringChannel implements IoUringIoHandle {
+    private static final System.Logger LOG = System.getLogger("dev.loop.iouring");
     final IoUringNetIo net;
     final Socket socket;
     final int fd;
@@ -34,9 +35,14 @@ abstract class IoUringChannel implements IoUringIoHandle {
     private boolean shuttingDown;
 
     IoUringChannel(IoUringNetIo net, Socket socket, IoReady ready) {
+        this(net, socket, socket.intValue(), ready);
+    }
+
+    /** {@code socket} is null for a descriptor this backend does not own (a watch). */
+    IoUringChannel(IoUringNetIo net, Socket socket, int fd, IoReady ready) {
         this.net = net;
         this.socket = socket;
-        this.fd = socket.intValue();
+        this.fd = fd;
         this.ready = ready;
     }
 
@@ -168,24 +174,36 @@ abstract class IoUringChannel implements IoUringIoHandle {
                 // The ring is already gone (the loop closed): there is nothing left to unregister.
             }
         }
+        closeDescriptor();
+        freeBuffers();
+        net.released(this);
+    }
+
+    /** Closes the descriptor this handle owns; a watch owns none (it is the program's). */
+    void closeDescriptor() {
         try {
             socket.close();
         } catch (IOException ignored) {
             // Nothing is left to read or write on it; close(2) fails only on a bad descriptor.
         }
-        freeBuffers();
-        net.released(this);
     }
 
     /** Returns buffers to the backend; after the descriptor closed and nothing is in flight. */
     void freeBuffers() {
     }
 
-    /** Reports {@code ops} to the attached receiver, if any. */
+    /**
+     * Reports {@code ops} to the attached receiver, if any. Receivers only record readiness; one
+     * that throws anyway is logged here, since Netty's dispatch would only log it at debug level.
+     */
     final void report(int ops) {
         IoReady r = ready;
         if (r != null && ops != 0) {
-            r.onReady(ops);
+            try {
+                r.onReady(ops);
+            } catch (RuntimeException | LinkageError e) {
+                LOG.log(System.Logger.Level.ERROR, "readiness receiver of " + this + " failed", e);
+            }
         }
     }
 

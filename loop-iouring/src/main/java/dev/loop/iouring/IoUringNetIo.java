@@ -3,7 +3,9 @@ package dev.loop.iouring;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
@@ -14,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectableChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -42,6 +45,28 @@ final class IoUringNetIo implements NetIo {
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> spareSendBuffers = new ArrayDeque<>();
     private final Set<IoUringChannel> open = new HashSet<>();
+    /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
+    private final Set<Integer> watchedFds = new HashSet<>();
+    private final WatchIo watches = new WatchIo() {
+        @Override
+        public IoWatch watch(int fd, IoReady ready) throws IOException {
+            driver.enterFromLoopThread();
+            if (fd < 0) {
+                throw new IllegalArgumentException("cannot watch file descriptor " + fd + ": not a descriptor");
+            }
+            // One poll per descriptor: a second watch would race the first for its readiness.
+            if (!watchedFds.add(fd)) {
+                throw new IOException("cannot watch file descriptor " + fd + ": it is already watched by this loop");
+            }
+            return new IoUringWatch(IoUringNetIo.this, fd, ready);
+        }
+
+        @Override
+        public IoWatch watch(SelectableChannel channel, IoReady ready) {
+            throw new UnsupportedOperationException("cannot watch a JDK SelectableChannel: the JDK does not"
+                    + " give out its file descriptor; watch a descriptor (Watch.fd), or use backend select");
+        }
+    };
 
     IoUringNetIo(IoUringDriver driver) {
         this.driver = driver;
@@ -56,6 +81,16 @@ final class IoUringNetIo implements NetIo {
 
     void released(IoUringChannel channel) {
         open.remove(channel);
+    }
+
+    /** A watch let go of its descriptor. */
+    void unwatched(int fd) {
+        watchedFds.remove(fd);
+    }
+
+    @Override
+    public WatchIo watches() {
+        return watches;
     }
 
     void queueSubmit(IoUringChannel channel) {
