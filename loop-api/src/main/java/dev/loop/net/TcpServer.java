@@ -42,6 +42,8 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
     private InetSocketAddress local;
     private boolean open;
     private Dispatch dispatch; // null: connections stay on this loop
+    private final RepeatedFailure acceptFailures;
+    private final Runnable resumeAccepting = this::resumeAccepting;
 
     TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
         super(net.loop);
@@ -52,6 +54,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         // the receive buffer was set on the listener and is inherited: setting it again is too late
         o.remove(java.net.StandardSocketOptions.SO_RCVBUF);
         this.acceptedOptions = o;
+        this.acceptFailures = new RepeatedFailure(net, this);
     }
 
     /** Hands every accepted socket to {@code d}; set before {@link #listen}. */
@@ -77,32 +80,43 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         socket.interest(true, false);
     }
 
-    /** Any readiness of a listening socket means "accept": errors surface from accept itself. */
+    /**
+     * Any readiness of a listening socket means "accept": errors surface from accept itself. A
+     * failed accept (out of descriptors, typically) pauses accepting for {@link #ACCEPT_BACKOFF}
+     * before anything else, so the loop keeps serving the connections it has and does not spin on
+     * the listening socket, which stays readable; the failure is then reported, rate-limited
+     * ({@link RepeatedFailure}), in a way that cannot throw.
+     */
     @Override
     void ready(int ops) {
         for (int i = 0; i < options.maxAcceptsPerWakeup() && open; i++) {
             IoSocket s;
             try {
                 s = socket.accept();
-            } catch (IOException e) {
-                loop.callExceptionHandler("accepting on " + local + " failed; pausing accepts for " + ACCEPT_BACKOFF.toMillis()
-                        + " ms", e, this);
+            } catch (IOException | RuntimeException e) {
                 socket.interest(false, false);
-                loop.callLater(ACCEPT_BACKOFF, () -> {
-                    if (open) {
-                        socket.interest(true, false);
-                    }
-                });
+                loop.callLater(ACCEPT_BACKOFF, resumeAccepting);
+                acceptFailures.failed("accepting on " + local + " failed; pausing accepts for "
+                        + ACCEPT_BACKOFF.toMillis() + " ms each time, serving open connections meanwhile", e);
                 return;
             }
             if (s == null) {
                 return;
+            }
+            if (acceptFailures.isFailing()) {
+                acceptFailures.succeeded("accepting on " + local + " works again");
             }
             if (dispatch != null) {
                 dispatch.dispatch(s);
             } else {
                 adopt(s);
             }
+        }
+    }
+
+    private void resumeAccepting() {
+        if (open) {
+            socket.interest(true, false);
         }
     }
 
@@ -120,7 +134,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             mine = net.io.adopt(foreign);
         } catch (IOException | RuntimeException e) {
             foreign.close();
-            loop.callExceptionHandler("adopting a connection from " + foreign.remoteAddress() + " failed; closed it", e, this);
+            net.report("adopting a connection from " + foreign.remoteAddress() + " failed; closed it", e, this);
             return;
         }
         adopt(mine);
@@ -135,7 +149,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             }
         } catch (IOException | RuntimeException e) {
             s.close();
-            loop.callExceptionHandler("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
+            net.report("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
             return;
         }
         c.accepted(new SocketTransport(s));
@@ -143,7 +157,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         try {
             onAccept.accept(c);
         } catch (RuntimeException e) {
-            loop.callExceptionHandler("exception in the accept handler of " + this, e, onAccept);
+            net.report("exception in the accept handler of " + this, e, onAccept);
         }
     }
 
