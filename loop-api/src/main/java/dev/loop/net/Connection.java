@@ -101,7 +101,8 @@ public interface Connection {
 
     /**
      * A future done when the outgoing queue holds at most the low watermark (at once, if it does).
-     * Fails like writes do.
+     * Every waiting caller gets a future of its own: cancelling one leaves the others waiting. Fails
+     * like writes do.
      */
     LoopFuture<Void> drain();
 
