@@ -9,6 +9,15 @@ import java.nio.ByteBuffer;
  * A TCP connection owned by a loop. Not thread-safe: call it on the loop thread (from callbacks,
  * or from tasks running on the loop); the futures it returns may be awaited from anywhere.
  *
+ * <p>Threads: an operation that changes the connection (the reads, {@code setHandler},
+ * {@code pauseReading}/{@code resumeReading}, {@code write}, {@code drain}, {@code shutdownOutput},
+ * {@code close}, {@code abort}) called on another thread while the loop runs throws
+ * {@link IllegalStateException} naming the thread and the loop: it would race the loop. Hand such work
+ * to the loop with {@link Loop#callSoon}. While the loop is not running any thread may call them
+ * (to set up before {@link Loop#runForever()}). The queries ({@code isOpen}, {@code isWritable},
+ * {@code queuedBytes}, the addresses) may be read anywhere but are only a snapshot off the loop
+ * thread; {@link #closeFuture()} and the returned futures are thread-safe.
+ *
  * <p>Reading comes in two styles, one at a time: <em>pull</em>, where each {@link #read},
  * {@link #readExactly}, {@link #readUntil} or {@link #readLine} returns a future (one pending at a
  * time), and <em>push</em>, where a {@link ConnectionHandler} set with {@link #setHandler} receives
