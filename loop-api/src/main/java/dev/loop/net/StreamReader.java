@@ -22,9 +22,9 @@ import java.util.Objects;
  * answers without waiting for a poll; only if it would block does it wait for readiness.
  *
  * <p>Push style reads into the loop's one shared scratch buffer, valid during the handler's call
- * only, so idle push-style connections hold no read buffer at all. Pull reads go straight into
- * the caller's buffer ({@code read}) or into this connection's {@link StreamBuffer} (the stream
- * helpers).
+ * only, so idle push-style connections hold no read buffer at all. {@code read} reads straight into
+ * the caller's buffer. The stream helpers read into the scratch buffer too and keep what arrived in
+ * this connection's {@link StreamBuffer}, which grows with what it holds.
  */
 final class StreamReader {
     /** Reads per readiness event at most in push style, so one fast peer cannot starve the rest. */
@@ -132,17 +132,24 @@ final class StreamReader {
         }
     }
 
-    /** Reads into the stream buffer until the pending stream read completes or would block. */
+    /**
+     * Reads into the stream buffer until the pending stream read completes or would block. Each read
+     * goes to the loop's scratch buffer and only what arrived is appended, so the stream buffer
+     * holds what the connection holds and not a read's worth of room.
+     */
     private void fillStream() throws IOException {
         for (;;) {
-            int n = conn.transport.read(in.room(limit, conn.options.readBufferSize()));
+            ByteBuffer s = conn.net.scratch(conn.options.readBufferSize());
+            int n = conn.transport.read(s);
             if (n == 0) {
+                in.trim(); // the read waits: keep no more than what it holds
                 return;
             }
             if (n < 0) {
                 eof = true;
             } else {
                 conn.touch();
+                in.append(s.flip());
             }
             if (tryCompleteStream() || eof) {
                 return;
