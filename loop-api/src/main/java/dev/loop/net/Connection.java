@@ -18,6 +18,13 @@ import java.nio.ByteBuffer;
  * {@code queuedBytes}, the addresses) may be read anywhere but are only a snapshot off the loop
  * thread; {@link #closeFuture()} and the returned futures are thread-safe.
  *
+ * <p>Cancelling: cancelling a pending read's future (directly, or by cancelling the task awaiting
+ * it, a timeout around it, a task group shutting down) withdraws the read. No byte is lost: bytes
+ * that arrive afterwards go to the next read, and what a cancelled {@code readExactly},
+ * {@code readUntil} or {@code readLine} had already buffered stays buffered for the next read.
+ * Each {@link #drain()} returns a future of its own; cancelling one withdraws only that caller.
+ * Cancelling a write's future does not withdraw its bytes.
+ *
  * <p>Reading comes in two styles, one at a time: <em>pull</em>, where each {@link #read},
  * {@link #readExactly}, {@link #readUntil} or {@link #readLine} returns a future (one pending at a
  * time), and <em>push</em>, where a {@link ConnectionHandler} set with {@link #setHandler} receives
@@ -41,15 +48,17 @@ public interface Connection {
      * Reads at least one byte into {@code dst} (from its position to its limit). Bytes already
      * buffered by the stream helpers are returned first.
      *
-     * @return a future of the count read, or -1 at end of stream; it fails with an
+     * @return a future of the count read (at least 1), or -1 at end of stream; it fails with an
      *         {@link java.io.IOException} if the connection fails or closes first, and with a
      *         {@link java.net.SocketTimeoutException} after the read timeout
+     * @throws IllegalArgumentException if {@code dst} has no room (nothing remaining, or read-only):
+     *         such a read could never complete, and a count of 0 would spin a read loop
      * @throws IllegalStateException if another read is pending or a handler is set
      */
     LoopFuture<Integer> read(ByteBuffer dst);
 
     /**
-     * Reads exactly {@code n} bytes.
+     * Reads exactly {@code n} bytes ({@code n} = 0 completes at once with an empty buffer).
      *
      * @return a future of a buffer holding them (position 0, limit n); fails with
      *         {@link java.io.EOFException} if the stream ends first

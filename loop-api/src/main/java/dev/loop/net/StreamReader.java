@@ -16,7 +16,11 @@ import java.util.Objects;
  * {@link ConnectionHandler}.
  *
  * <p>Invariant: at most one pull read is pending ({@code kind != NO_READ}, with its promise), or a
- * handler is set, never both. The connection asks the transport for read readiness only while
+ * handler is set, never both. A pending read whose promise is done was cancelled by its caller (a
+ * completed or failed read frees the slot first): it is <em>withdrawn</em> wherever the slot is
+ * looked at, before any byte is read for it, so the bytes that arrive afterwards stay for the next
+ * read. Checking the promise where the slot is used, rather than hooking its cancellation, costs a
+ * read nothing extra. The connection asks the transport for read readiness only while
  * one of them wants bytes ({@link #wantsRead}), so a connection nobody reads pushes back on its
  * peer. A pull read is first tried at once on the calling thread's turn, because a ready socket
  * answers without waiting for a poll; only if it would block does it wait for readiness.
@@ -76,6 +80,8 @@ final class StreamReader {
         try {
             if (handler != null) {
                 pushReads();
+            } else if (withdrawCancelled()) {
+                return; // nobody waits: what arrived stays in the kernel for the next read
             } else if (kind == READ_SOME) {
                 int n = conn.transport.read(dst);
                 if (n != 0) {
@@ -84,7 +90,7 @@ final class StreamReader {
                     } else {
                         eof = true;
                     }
-                    completeRead(n);
+                    completeReadSome(n);
                 }
             } else if (kind != NO_READ) {
                 fillStream();
@@ -108,7 +114,7 @@ final class StreamReader {
                 try {
                     h.onEof(conn);
                 } catch (RuntimeException e) {
-                    conn.loop.callExceptionHandler("exception in onEof of " + h, e, h);
+                    conn.net.report("exception in onEof of " + h, e, h);
                 }
                 return;
             }
@@ -128,7 +134,7 @@ final class StreamReader {
         try {
             h.onData(conn, data);
         } catch (RuntimeException e) {
-            conn.loop.callExceptionHandler("exception in onData of " + h, e, h);
+            conn.net.report("exception in onData of " + h, e, h);
         }
     }
 
@@ -162,7 +168,8 @@ final class StreamReader {
         int have = in.size();
         if (kind == READ_EXACTLY) {
             if (have >= limit) {
-                completeRead(in.take(limit));
+                ByteBuffer b = in.take(limit);
+                completeStream(b, b);
                 return true;
             }
             if (eof) {
@@ -174,7 +181,7 @@ final class StreamReader {
         int at = in.indexOf(delimiter, Math.min(have, limit));
         if (at >= 0) {
             ByteBuffer b = in.take(at + delimiter.length);
-            completeRead(kind == READ_LINE ? line(b, true) : b);
+            completeStream(kind == READ_LINE ? line(b, true) : b, b);
             return true;
         }
         if (have >= limit) {
@@ -184,7 +191,8 @@ final class StreamReader {
         }
         if (eof) {
             if (kind == READ_LINE) {
-                completeRead(have == 0 ? null : line(in.take(have), false));
+                ByteBuffer b = have == 0 ? null : in.take(have);
+                completeStream(b == null ? null : line(b, false), b);
             } else {
                 failRead(new EOFException("the stream ended before the delimiter; " + have + " bytes buffered"));
             }
@@ -212,6 +220,11 @@ final class StreamReader {
 
     LoopFuture<Integer> read(ByteBuffer into) {
         Objects.requireNonNull(into, "dst");
+        if (!into.hasRemaining() || into.isReadOnly()) {
+            // a read that can never take a byte would wait forever, or complete with 0 and spin its caller
+            throw new IllegalArgumentException("dst has no room to read into (" + (into.isReadOnly() ? "read-only " : "")
+                    + into + "): clear or compact it first");
+        }
         Promise<Integer> p = beginRead(READ_SOME);
         if (p.isDone()) {
             return p;
@@ -269,17 +282,22 @@ final class StreamReader {
         }
         limit = max;
         delimiter = delim;
-        if (in == null) {
-            in = new StreamBuffer();
-        }
-        in.rescan();
-        if (tryCompleteStream()) {
-            return p;
-        }
         try {
+            if (in == null) {
+                in = new StreamBuffer();
+            }
+            in.rescan();
+            if (tryCompleteStream()) {
+                return p;
+            }
             fillStream(); // a ready socket answers at once
         } catch (IOException e) {
             conn.closeNow(e);
+        } catch (RuntimeException | Error e) {
+            if (promise == p) {
+                resetRead(); // whatever went wrong, the slot is not left taken by a read nobody can finish
+            }
+            throw e;
         }
         return p.isDone() ? p : pend(p);
     }
@@ -293,7 +311,7 @@ final class StreamReader {
         if (handler != null) {
             throw new IllegalStateException("a handler reads this connection; setHandler(null) first: " + conn);
         }
-        if (kind != NO_READ) {
+        if (kind != NO_READ && !withdrawCancelled()) {
             throw new IllegalStateException("a read is already pending on " + conn);
         }
         Promise<T> p = conn.loop.newPromise();
@@ -325,12 +343,54 @@ final class StreamReader {
         return p;
     }
 
-    private void completeRead(Object value) {
+    /**
+     * Frees the slot if its read was cancelled: the caller no longer waits, and nothing was read for
+     * it (every read checks this first).
+     *
+     * @return true if the slot is free now
+     */
+    private boolean withdrawCancelled() {
+        if (kind == NO_READ) {
+            return true;
+        }
+        if (!promise.isDone()) {
+            return false;
+        }
+        resetRead();
+        return true;
+    }
+
+    /**
+     * Completes the pending {@code read(dst)} with {@code n}. A cancellation from another thread can
+     * still win the race after the check; the bytes then go back to the stream buffer (and out of
+     * {@code dst}) for the next read.
+     */
+    private void completeReadSome(int n) {
+        Promise<Object> p = promise;
+        ByteBuffer d = dst;
+        resetRead();
+        if (!p.tryComplete(n) && n > 0) {
+            d.position(d.position() - n);
+            ByteBuffer lost = d.duplicate();
+            lost.limit(d.position() + n);
+            buffer().unread(lost);
+        }
+    }
+
+    /** Completes the pending stream read with {@code value} made of {@code bytes}, which go back if it lost a race. */
+    private void completeStream(Object value, ByteBuffer bytes) {
         Promise<Object> p = promise;
         resetRead();
-        if (p != null) {
-            p.tryComplete(value);
+        if (!p.tryComplete(value) && bytes != null) {
+            in.unread(bytes.rewind());
         }
+    }
+
+    private StreamBuffer buffer() {
+        if (in == null) {
+            in = new StreamBuffer();
+        }
+        return in;
     }
 
     /** Fails the pending pull read, if any, with {@code e}; the connection stays as it is. */
@@ -358,7 +418,7 @@ final class StreamReader {
     // ------------------------------------------------------------------ push style
 
     void setHandler(ConnectionHandler h) {
-        if (h != null && kind != NO_READ) {
+        if (h != null && !withdrawCancelled()) {
             throw new IllegalStateException("a read is pending on " + conn + ": cannot set a handler");
         }
         handler = h;
@@ -397,7 +457,7 @@ final class StreamReader {
             try {
                 h.onClosed(conn, error);
             } catch (RuntimeException e) {
-                conn.loop.callExceptionHandler("exception in onClosed of " + h, e, h);
+                conn.net.report("exception in onClosed of " + h, e, h);
             }
         }
     }
