@@ -89,6 +89,13 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
                 }
             });
         }
+        // A caller that gives up on the connect (cancels the future, or a timeout around it does)
+        // leaves nobody to close this connection: it closes itself, connected by then or not.
+        connecting.onDone(f -> {
+            if (f.isCancelled()) {
+                closeNow(null);
+            }
+        });
         return connecting;
     }
 

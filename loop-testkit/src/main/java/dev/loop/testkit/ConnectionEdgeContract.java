@@ -301,6 +301,30 @@ public class ConnectionEdgeContract extends NetSuite {
         }
     }
 
+    // ------------------------------------------------------------------ cancelled connects
+
+    @Test
+    void aConnectGivenUpBeforeItCompletesClosesItsSocket() throws Exception {
+        Loop loop = open();
+        Server server = listen(loop, c -> c.setHandler((conn, data) -> conn.write(data)));
+        Connection[] warm = pair(loop); // lazily opened resources are counted in
+        warm[0].close();
+        awaitTrue(loop, "the warm-up closed", () -> server.connections().isEmpty());
+        long before = Fds.count();
+        List<LoopFuture<Connection>> given = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            LoopFuture<Connection> f = connect(loop, server);
+            assertTrue(cancel(f));
+            given.add(f);
+        }
+        spin(loop, 5);
+        awaitTrue(loop, "the server saw every given-up connection close", () -> server.connections().isEmpty());
+        if (before >= 0) {
+            awaitTrue(loop, "descriptors back to " + before + " (now " + Fds.count() + ")", () -> Fds.count() == before);
+        }
+        assertTrue(given.stream().allMatch(LoopFuture::isCancelled));
+    }
+
     @Test
     void aCancelledReadOnAConnectionThatThenClosesFailsNothingElse() throws Exception {
         Loop loop = open();
