@@ -399,9 +399,12 @@ public class FaultContract extends NetSuite {
             }
         };
         loop.callSoon(tick);
-        List<LoopFuture<byte[]>> floodEnds = new ArrayList<>();
+        List<LoopFuture<Void>> floodEnds = new ArrayList<>();
         for (Connection c : fast) {
-            floodEnds.add(readAll(c));
+            // cut off: end of stream, or a reset if the server closed with some of the flood unread
+            Promise<Void> end = loop.newPromise();
+            readAll(c).onDone(f -> end.complete(null));
+            floodEnds.add(end);
         }
 
         long[] worstNanos = {0};
@@ -466,6 +469,7 @@ public class FaultContract extends NetSuite {
                 }
                 Thread.sleep(20);
             }
+            int filled = sockets.size();
             for (int i = 0; i < 20; i++) {
                 sockets.add(socket(child.port));
             }
@@ -495,13 +499,15 @@ public class FaultContract extends NetSuite {
             echo(fresh, "a new client");
             assertTrue(child.process.isAlive(), String.join("\n", child.stderr));
 
+            // about 2.5 s at the limit with a retry every 100 ms: once per interval means one record,
+            // and one more when accepting works again; not 25
             long records = child.stderr.stream().filter(l -> l.contains("accepting on") && l.contains("failed")).count();
-            // about 2.5 s at the limit with a retry every 100 ms: once per interval means one or two records
-            assertTrue(records <= 3, records + " accept-failure records: " + String.join("\n", child.stderr));
-            System.out.printf("fault figures [%s] open-file limit: a child at %d descriptors held %d connections, %d more"
+            assertTrue(records >= 1 && records <= 2, records + " accept-failure records: " + String.join("\n", child.stderr));
+            assertTrue(child.stderr.stream().anyMatch(l -> l.contains("works again")), String.join("\n", child.stderr));
+            System.out.printf("fault figures [%s] open-file limit: %d connections filled a child's %d descriptors, 20 more"
                             + " waited; %.1f%% of a core while it could not accept; %d accept-failure record(s) logged;"
-                            + " all %d echoed after 40 closed; %d ms%n", cell, limit, sockets.size() - 21, 20,
-                    cpu * 100, records, sockets.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                            + " the %d left echoed after 40 closed, and a new one; %d ms%n", cell, filled, limit,
+                    cpu * 100, records, rest.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         } finally {
             for (Socket s : sockets) {
                 s.close();

@@ -52,6 +52,8 @@ public final class FaultServer {
             ByteBuffer back = ByteBuffer.allocate(1);
             loop.runUntilComplete(c.read(back));
             loop.runUntilComplete(c.close());
+            // as a server would, it says so in its log: the logging setup is done before the limit
+            System.getLogger("dev.loop.testkit").log(System.Logger.Level.INFO, "echo server listening on " + server.localAddress());
             System.out.println("listening " + server.localAddress().getPort());
             System.out.flush();
             loop.runForever();
