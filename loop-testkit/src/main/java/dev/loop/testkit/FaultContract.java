@@ -18,9 +18,6 @@ import dev.loop.net.ServerOptions;
 import dev.loop.net.SocketOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,16 +26,15 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Sockets under faults, on every backend with sockets: many connections at once, peers that reset,
- * half-close with late readers, a reader that never reads, slowloris beside normal clients, the
- * open-file limit (in a child process), connect/close storms, and random garbage with abrupt
- * closes. Every test checks that nothing leaks (descriptors, from {@code /proc/self/fd}, back to
+ * half-close with late readers, a reader that never reads, slowloris beside normal clients,
+ * connect/close storms, and random garbage with abrupt closes ({@link OpenFileLimitContract} has
+ * the open-file limit). Every test checks that nothing leaks (descriptors, from {@code /proc/self/fd}, back to
  * where they were), that nothing reached the loop's exception handler, and that the server still
  * serves afterwards. Loopback only; the largest counts run in one cell per backend
  * ({@link #fullSize()}), the other cells run every fault at a smaller size. docs/RELIABILITY.md
@@ -440,98 +436,6 @@ public class FaultContract extends NetSuite {
         assertNoFdLeaked(loop, before);
         figures("slowloris", start, before, drippers + " dripping and " + floods + " flooding beside " + normal + " x " + rounds + " round trips; worst round trip " + TimeUnit.NANOSECONDS.toMillis(worstNanos[0]) + " ms; " + cutOff.get() + " cut off at the line limit");
         assertNothingReported();
-    }
-
-    // ------------------------------------------------------------------ the open-file limit
-
-    /**
-     * A server in a child process under a low open-file limit: clients fill the limit, the server
-     * backs off (its CPU stays near idle while it cannot accept) and keeps serving the connections
-     * it has; once some close, it accepts the clients that waited in the kernel's queue and new
-     * ones, and echoes for all. Its log has one record per interval, not one per retry. Runs once
-     * per backend (it starts a JVM).
-     */
-    @Test
-    void aServerAtTheOpenFileLimitBacksOffKeepsServingAndRecovers() throws Exception {
-        Assumptions.assumeTrue(fullSize(), "starts a JVM: runs once per backend, in its first cell");
-        Assumptions.assumeTrue(Fds.count() >= 0, "needs /proc");
-        int limit = 256;
-        long start = System.nanoTime();
-        List<Socket> sockets = new ArrayList<>();
-        try (FaultServer.Child child = FaultServer.Child.start(cell.backend(), limit)) {
-            // fill: until the child holds every descriptor it may, then some more wait in its accept queue
-            long deadline = System.nanoTime() + PATIENCE.toNanos();
-            while (child.fds() < limit) {
-                assertTrue(System.nanoTime() < deadline && sockets.size() < limit + 100,
-                        "the child has " + child.fds() + " descriptors after " + sockets.size() + " connections");
-                for (int i = 0; i < 10; i++) {
-                    sockets.add(socket(child.port));
-                }
-                Thread.sleep(20);
-            }
-            int filled = sockets.size();
-            for (int i = 0; i < 20; i++) {
-                sockets.add(socket(child.port));
-            }
-            Thread.sleep(300); // it has met the limit and gone into back-off
-
-            long cpuBefore = child.cpuTicks();
-            long wallBefore = System.nanoTime();
-            Thread.sleep(2_000);
-            double cpu = (child.cpuTicks() - cpuBefore) / 100.0 / ((System.nanoTime() - wallBefore) / 1e9); // USER_HZ = 100
-            assertTrue(child.process.isAlive(), "the server died at the limit: " + child.stderr);
-            assertTrue(cpu < 0.25, "the server used " + Math.round(cpu * 100) + "% of a core while it could not accept");
-            assertEquals(limit, child.fds(), "still at the limit");
-            echo(sockets.get(0), "served while at the limit");
-
-            // free: the first connections go, the waiting ones and new ones are served
-            for (Socket s : sockets.subList(0, 40)) {
-                s.close();
-            }
-            List<Socket> rest = new ArrayList<>(sockets.subList(40, sockets.size()));
-            sockets.clear();
-            sockets.addAll(rest);
-            for (Socket s : rest) {
-                echo(s, "accepted after the limit");
-            }
-            Socket fresh = socket(child.port);
-            sockets.add(fresh);
-            echo(fresh, "a new client");
-            assertTrue(child.process.isAlive(), String.join("\n", child.stderr));
-
-            // about 2.5 s at the limit with a retry every 100 ms: once per interval means one record,
-            // and one more when accepting works again; not 25
-            long records = child.stderr.stream().filter(l -> l.contains("accepting on") && l.contains("failed")).count();
-            assertTrue(records >= 1 && records <= 2, records + " accept-failure records: " + String.join("\n", child.stderr));
-            assertTrue(child.stderr.stream().anyMatch(l -> l.contains("works again")), String.join("\n", child.stderr));
-            System.out.printf("fault figures [%s] open-file limit: %d connections filled a child's %d descriptors, 20 more"
-                            + " waited; %.1f%% of a core while it could not accept; %d accept-failure record(s) logged;"
-                            + " the %d left echoed after 40 closed, and a new one; %d ms%n", cell, filled, limit,
-                    cpu * 100, records, rest.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-        } finally {
-            for (Socket s : sockets) {
-                s.close();
-            }
-        }
-    }
-
-    private static Socket socket(int port) throws IOException {
-        Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
-        s.setSoTimeout((int) PATIENCE.toMillis());
-        return s;
-    }
-
-    private static void echo(Socket s, String what) throws IOException {
-        byte[] msg = what.getBytes(StandardCharsets.US_ASCII);
-        s.getOutputStream().write(msg);
-        InputStream in = s.getInputStream();
-        byte[] back = new byte[msg.length];
-        for (int at = 0; at < back.length; ) {
-            int n = in.read(back, at, back.length - at);
-            assertTrue(n > 0, what + ": the connection ended");
-            at += n;
-        }
-        assertArrayEquals(msg, back, what);
     }
 
     // ------------------------------------------------------------------ storms

@@ -16,29 +16,31 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * An echo server in a process of its own, for faults that take a whole process: {@link FaultContract}
- * starts it under a low open-file limit and fills that limit from outside. It is what an operator
- * runs: the default exception handler (logging to standard error), one loop, push-style echo.
+ * An echo server in a process of its own, for faults that take a whole process:
+ * {@link OpenFileLimitContract} starts it under a low open-file limit and fills that limit from
+ * outside. It is what an operator runs: the default exception handler (logging to standard error), one loop, push-style echo.
  *
  * <pre>
- * java [the suite's JVM flags] -cp [its class path] dev.loop.testkit.FaultServer BACKEND
+ * java [the suite's JVM flags] -cp [its class path] dev.loop.testkit.FaultServer BACKEND [quiet]
  * </pre>
- * prints {@code listening PORT} on standard output once it accepts, then runs until killed.
+ * prints {@code listening PORT} on standard output once it accepts, then runs until killed. It
+ * logs one line when it starts, as servers do, which sets up logging while descriptors are left;
+ * {@code quiet} skips that, so the first record has to be written at the limit.
  */
 public final class FaultServer {
     private FaultServer() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: FaultServer BACKEND");
+        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("quiet"))) {
+            System.err.println("usage: FaultServer BACKEND [quiet]");
             System.exit(2);
         }
         try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(args[0]))) {
@@ -52,8 +54,10 @@ public final class FaultServer {
             ByteBuffer back = ByteBuffer.allocate(1);
             loop.runUntilComplete(c.read(back));
             loop.runUntilComplete(c.close());
-            // as a server would, it says so in its log: the logging setup is done before the limit
-            System.getLogger("dev.loop.testkit").log(System.Logger.Level.INFO, "echo server listening on " + server.localAddress());
+            if (args.length == 1) {
+                // as a server would, it says so in its log: the logging setup is done before the limit
+                System.getLogger("dev.loop.testkit").log(System.Logger.Level.INFO, "echo server listening on " + server.localAddress());
+            }
             System.out.println("listening " + server.localAddress().getPort());
             System.out.flush();
             loop.runForever();
@@ -76,9 +80,10 @@ public final class FaultServer {
 
         /**
          * Starts the server on {@code backend} with the open-file limit (soft and hard) at
-         * {@code nofile}, with this JVM's executable, flags and class path.
+         * {@code nofile}, with this JVM's executable, flags and class path; {@code quiet}: nothing
+         * logged at start.
          */
-        static Child start(String backend, int nofile) throws IOException, InterruptedException {
+        static Child start(String backend, int nofile, boolean quiet) throws IOException, InterruptedException {
             String javaCmd = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
             List<String> cmd = new ArrayList<>(List.of("sh", "-c", "ulimit -n " + nofile + " && exec \"$0\" \"$@\"", javaCmd));
@@ -88,8 +93,11 @@ public final class FaultServer {
                 }
             }
             cmd.addAll(List.of("-cp", cp, FaultServer.class.getName(), backend));
+            if (quiet) {
+                cmd.add("quiet");
+            }
             Process p = new ProcessBuilder(cmd).start();
-            List<String> err = Collections.synchronizedList(new ArrayList<>());
+            List<String> err = new CopyOnWriteArrayList<>(); // read while the child writes
             Thread.ofVirtual().start(() -> p.errorReader().lines().forEach(err::add));
             var out = p.inputReader();
             CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
