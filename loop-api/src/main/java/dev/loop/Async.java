@@ -28,12 +28,16 @@ public final class Async {
     /**
      * Waits for {@code future} and returns its value, or throws its exception (the same object,
      * checked or not, as {@link LoopFuture#result()} does) or a {@link CancellationException}.
+     * A checked exception comes out undeclared: to catch one by its type, use
+     * {@link #await(LoopFuture, Class)}.
      *
      * <ul>
      *   <li>In a task: suspends the task (not the thread). A future already done returns at once
      *       without giving up the loop. Cancelling the task cancels {@code future} (see
-     *       {@link #shield}). A future of another loop is marshalled: the task resumes on its own
-     *       loop, and cancelling the task cancels that future too.
+     *       {@link #shield}), and the task then sees what {@code future} ends with (see
+     *       {@link Task#cancel()}). A task already cancelled (by itself, say) gets the
+     *       {@link CancellationException} here. A future of another loop is marshalled: the task
+     *       resumes on its own loop, and cancelling the task cancels that future too.
      *   <li>On a thread that runs no loop: blocks that thread until the future is done.
      *   <li>On a loop thread outside a task (a callback): an {@link IllegalStateException}, since
      *       blocking the loop would keep the future from ever completing.
@@ -74,7 +78,66 @@ public final class Async {
         return future.result();
     }
 
-    /** {@link #await(LoopFuture)} for any {@link CompletionStage}, completed on whatever thread. */
+    /**
+     * {@link #await(LoopFuture)} that declares what it rethrows, so a task can catch a checked
+     * exception by its type (javac accepts a {@code catch (SocketTimeoutException e)} only around a
+     * call that declares it):
+     *
+     * <pre>{@code
+     * try {
+     *     line = Async.await(conn.readLine(1024), IOException.class);
+     * } catch (SocketTimeoutException e) {
+     *     ...
+     * }
+     * }</pre>
+     *
+     * <p>The future's exception comes out as the same object when it is an {@code X}, a
+     * {@link RuntimeException} or an {@link Error} (a cancellation included); any other checked
+     * exception, which the caller did not declare, comes wrapped in a {@link CompletionException}
+     * as {@code CompletableFuture.join()} does. See docs/adr/0007-checked-exceptions-in-tasks.md.
+     *
+     * @param rethrown the checked exceptions to rethrow as they are ({@code IOException.class} for
+     *                 sockets, {@code Exception.class} for all)
+     * @throws X the future's exception when it is an {@code X}
+     */
+    public static <T, X extends Exception> T await(LoopFuture<T> future, Class<X> rethrown) throws X {
+        Objects.requireNonNull(rethrown, "rethrown");
+        try {
+            return await(future);
+        } catch (Throwable t) {
+            throw declared(t, rethrown);
+        }
+    }
+
+    /** {@link #await(LoopFuture, Class)} for any {@link CompletionStage}. */
+    public static <T, X extends Exception> T await(CompletionStage<T> stage, Class<X> rethrown) throws X {
+        Objects.requireNonNull(rethrown, "rethrown");
+        try {
+            return await(stage);
+        } catch (Throwable t) {
+            throw declared(t, rethrown);
+        }
+    }
+
+    /** {@code t} as the caller declared it: an X, unchecked, or else wrapped in a CompletionException. */
+    private static <X extends Exception> X declared(Throwable t, Class<X> rethrown) {
+        if (rethrown.isInstance(t)) {
+            return rethrown.cast(t);
+        }
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new CompletionException(t);
+    }
+
+    /**
+     * {@link #await(LoopFuture)} for any {@link CompletionStage}, completed on whatever thread.
+     * Cancelling the task cancels the stage if it is a {@link java.util.concurrent.Future} (see
+     * {@link LoopFuture#from}).
+     */
     public static <T> T await(CompletionStage<T> stage) {
         Objects.requireNonNull(stage, "stage");
         LoopTask<?> t = LoopTask.current();
@@ -123,7 +186,9 @@ public final class Async {
      * Runs {@code body} in the current task and cancels it if it is still running after
      * {@code delay}; that cancellation comes out as a {@link TimeoutException} (whose cause is the
      * {@link CancellationException}). A cancellation of the task by anyone else passes through
-     * unchanged, even if the deadline also passed (asyncio's {@code timeout}).
+     * unchanged, even if the deadline also passed (asyncio's {@code timeout}). A zero or negative
+     * delay expires at the body's first suspension; a body that catches the cancellation (or
+     * awaits a task that does) and returns a value returns it: see {@link Timeout}.
      */
     public static <T> T timeout(Duration delay, TaskBody<T> body) throws TimeoutException {
         Objects.requireNonNull(body, "body");
@@ -139,7 +204,9 @@ public final class Async {
     /**
      * A future that completes like {@code inner} but whose cancellation leaves {@code inner}
      * running: awaiting it from a task that gets cancelled cancels only the shield (asyncio's
-     * {@code shield}).
+     * {@code shield}). If the shield was cancelled (every task awaiting it was) and {@code inner}
+     * then fails, nobody is left to see the failure: it goes to the loop's exception handler, once,
+     * and counts as retrieved (asyncio drops it silently).
      */
     public static <T> LoopFuture<T> shield(LoopFuture<T> inner) {
         Objects.requireNonNull(inner, "inner");
@@ -147,7 +214,14 @@ public final class Async {
             return inner;
         }
         Promise<T> outer = inner.loop().newPromise();
-        inner.onDone(f -> Futures.copy(f, outer));
+        inner.onDone(f -> {
+            if (outer.isCancelled() && !f.isCancelled() && !f.isSuccess()) {
+                f.loop().callExceptionHandler("exception of a shielded future was never retrieved (every awaiter "
+                        + "of the shield was cancelled): " + f, f.exception(), f);
+            } else {
+                Futures.copy(f, outer);
+            }
+        });
         return outer;
     }
 

@@ -1,6 +1,7 @@
 package dev.loop;
 
 import dev.loop.engine.Engine;
+import dev.loop.engine.EngineSettings;
 import dev.loop.spi.IoHandler;
 import dev.loop.spi.TimerQueue;
 import java.time.Duration;
@@ -17,7 +18,7 @@ final class DefaultLoop extends Engine implements Loop {
     private volatile LoopExceptionHandler exceptionHandler;
 
     DefaultLoop(IoHandler io, String backendName, TimerQueue timers, String timersName, LoopOptions options) {
-        super(io, timers, options.clock(), new Settings(backendName, timersName, options.debug(),
+        super(io, timers, options.clock(), new EngineSettings(backendName, timersName, options.debug(),
                 options.slowCallbackThreshold().toNanos(), options.maxTimersPerIteration(),
                 options.maxInboxPerIteration()));
         String mechanism = options.taskMechanism() != null ? options.taskMechanism()
@@ -90,12 +91,9 @@ final class DefaultLoop extends Engine implements Loop {
             throw new IllegalArgumentException("runUntilComplete: the future belongs to another loop: " + future);
         }
         Consumer<LoopFuture<T>> stopper = f -> stop();
-        future.onDone(stopper);
-        try {
-            runForever();
-        } finally {
-            future.removeCallback(stopper);
-        }
+        // Registered once the loop is entered: a refused run leaves no stopper behind to end the
+        // loop's next run early.
+        runForever(() -> future.onDone(stopper), () -> future.removeCallback(stopper));
         if (!future.isDone()) {
             throw new IllegalStateException("the loop stopped before the future completed: " + future
                     + (Thread.currentThread().isInterrupted() ? " (the thread running it was interrupted)" : ""));
@@ -136,6 +134,6 @@ final class DefaultLoop extends Engine implements Loop {
     @Override
     public LoopDiagnostics diagnostics() {
         return new LoopDiagnostics(iterations(), readyCallbacks(), pendingTimers(), tasks.liveCount(),
-                tasks.mechanismName());
+                tasks.mechanismName(), failedReports());
     }
 }

@@ -6,6 +6,7 @@ import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -16,7 +17,8 @@ import java.util.function.Consumer;
  */
 class DefaultPromise<T> implements Promise<T>, Runnable {
     private static final Object NULL = new Object();
-    private static final Object CANCELLED = new Object();
+    /** The result of a future cancelled without a reason; one with a reason gets its own. */
+    private static final Cancelled CANCELLED = new Cancelled(null);
     /** {@code callbacks} after completion: later callbacks are scheduled one by one. */
     private static final Object DISPATCHED = new Object();
     private static final VarHandle RESULT;
@@ -34,7 +36,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
     }
 
     private final Loop loop;
-    /** null while pending; NULL, a value, a {@link Failure}, or CANCELLED once done. */
+    /** null while pending; NULL, a value, a {@link Failure}, or a {@link Cancelled} once done. */
     private volatile Object result;
     /** null, one Consumer, a Consumer[] in registration order, or DISPATCHED. */
     private volatile Object callbacks;
@@ -48,6 +50,8 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
     }
 
     private record Failure(Throwable error) { }
+
+    private record Cancelled(String reason) { }
 
     @Override
     public final Loop loop() {
@@ -78,8 +82,8 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
     @Override
     public boolean tryFail(Throwable error) {
         Objects.requireNonNull(error, "error");
-        if (error instanceof CancellationException) {
-            return cancel();
+        if (error instanceof CancellationException c) {
+            return cancel(c.getMessage());
         }
         // In debug mode the tracker is in place before the CAS publishes the failure, so a reader
         // on another thread can never look at the failure without being counted.
@@ -106,6 +110,11 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         return settle(CANCELLED);
     }
 
+    @Override
+    public boolean cancel(String reason) {
+        return settle(reason == null ? CANCELLED : new Cancelled(reason));
+    }
+
     /** Subclasses (tasks) complete through this; returns false if already done. */
     protected final boolean settle(Object encoded) {
         if (!RESULT.compareAndSet(this, null, encoded)) {
@@ -129,7 +138,24 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         }
         if (c != null) {
             toRun = c;
-            loop.callSoon(this);
+            try {
+                loop.callSoon(this);
+            } catch (RejectedExecutionException closed) {
+                // Completed after its loop closed: the completion stands (readers and relays see
+                // it), but no loop is left to run the callbacks. Not the completer's fault.
+                toRun = null;
+                notRun(c);
+            }
+        }
+    }
+
+    private void notRun(Object callbacks) {
+        try {
+            int n = callbacks instanceof Object[] arr ? arr.length : 1;
+            System.getLogger("dev.loop").log(System.Logger.Level.WARNING, n + " callback(s) of " + this
+                    + " not run: its loop (" + loop.backendName() + ") closed before the future completed");
+        } catch (Throwable loggingFailed) {
+            // the completion itself succeeded; nothing more can be done about the callbacks
         }
     }
 
@@ -312,13 +338,13 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     @Override
     public final boolean isCancelled() {
-        return result == CANCELLED;
+        return result instanceof Cancelled;
     }
 
     @Override
     public final boolean isSuccess() {
         Object r = result;
-        return r != null && r != CANCELLED && !(r instanceof Failure);
+        return r != null && !(r instanceof Cancelled) && !(r instanceof Failure);
     }
 
     @Override
@@ -328,8 +354,8 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         if (r == null) {
             throw new IllegalStateException("result() on a pending future: " + this);
         }
-        if (r == CANCELLED) {
-            throw new CancellationException("the future was cancelled: " + this);
+        if (r instanceof Cancelled c) {
+            throw cancellation(c.reason());
         }
         if (r instanceof Failure f) {
             markRetrieved();
@@ -344,8 +370,8 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         if (r == null) {
             throw new IllegalStateException("exception() on a pending future: " + this);
         }
-        if (r == CANCELLED) {
-            throw new CancellationException("the future was cancelled: " + this);
+        if (r instanceof Cancelled c) {
+            throw cancellation(c.reason());
         }
         if (r instanceof Failure f) {
             markRetrieved();
@@ -366,24 +392,47 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
     protected void onRetrieved() {
     }
 
-    /** "pending", "done with value X", "failed with E", or "cancelled". */
+    /** The exception for a cancelled future: its label, and the reason given to cancel if any. */
+    protected final CancellationException cancellation(String reason) {
+        return new CancellationException(label() + " was cancelled" + (reason == null ? "" : ": " + reason));
+    }
+
+    /** The reason given to {@link #cancel(String)}, or null (also when not cancelled). */
+    protected final String cancelReason() {
+        return result instanceof Cancelled c ? c.reason() : null;
+    }
+
+    /**
+     * "pending", "done with value X", "failed with E", or "cancelled[: reason]". Never throws: a
+     * value or exception whose toString() fails is described without it.
+     */
     protected final String state() {
         Object r = result;
         if (r == null) {
             return "pending";
         }
-        if (r == CANCELLED) {
-            return "cancelled";
+        if (r instanceof Cancelled c) {
+            return c.reason() == null ? "cancelled" : "cancelled: " + c.reason();
         }
-        if (r instanceof Failure f) {
-            return "failed with " + f.error();
+        try {
+            if (r instanceof Failure f) {
+                return "failed with " + f.error();
+            }
+            return "done with value " + (r == NULL ? "null" : r);
+        } catch (RuntimeException toStringFailed) {
+            return (r instanceof Failure ? "failed" : "done with a value") + " (whose toString() threw "
+                    + toStringFailed.getClass().getName() + ")";
         }
-        return "done with value " + (r == NULL ? "null" : r);
+    }
+
+    /** How messages name this future: {@code DefaultPromise@1b6d3586}; a task by its name. */
+    protected String label() {
+        return getClass().getSimpleName() + "@" + Integer.toHexString(System.identityHashCode(this));
     }
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "@" + Integer.toHexString(System.identityHashCode(this)) + "[" + state() + "]";
+        return label() + "[" + state() + "]";
     }
 
     /** Reports, when the future is collected, a failure nobody looked at (asyncio's "never retrieved"). */

@@ -1,25 +1,32 @@
 package dev.loop;
 
+import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 
 /**
  * What tasks need to do with futures beyond the public API: cancel what a cancelled task awaited,
- * and follow a future of another loop on the task's own loop. Package-private helpers; thread
- * safety as each method says.
+ * and follow a future of another loop on the task's own loop; and the combinators of
+ * {@link LoopFuture}. Package-private helpers; thread safety as each method says.
  */
 final class Futures {
     private Futures() {
     }
 
     /** Cancels what a cancelled task was waiting for; false if it cannot (done, or not cancellable). */
-    static boolean cancel(LoopFuture<?> f) {
+    static boolean cancel(LoopFuture<?> f, String reason) {
         if (f instanceof Task<?> task) {
-            return task.cancel();
+            return task.cancel(reason);
         }
         if (f instanceof Promise<?> p) {
-            return p.cancel();
+            return p.cancel(reason);
         }
         return false;
+    }
+
+    /** Whether {@link #cancel} can cancel {@code f} while it is pending. */
+    static boolean cancellable(LoopFuture<?> f) {
+        return f instanceof Task<?> || f instanceof Promise<?>;
     }
 
     /**
@@ -44,7 +51,7 @@ final class Futures {
         }
         p.onDone(d -> {
             if (d.isCancelled() && !f.isDone()) {
-                cancel(f);
+                cancel(f, null);
             }
         });
         return p;
@@ -59,14 +66,120 @@ final class Futures {
         }
     }
 
-    /** Completes {@code to} as {@code from} is done: value, exception or cancellation. */
+    /** Completes {@code to} as {@code from} is done: value, exception or cancellation (with its reason). */
     static <V> void copy(LoopFuture<V> from, Promise<V> to) {
         if (from.isCancelled()) {
-            to.cancel();
+            to.cancel(reason(from));
         } else if (from.isSuccess()) {
             to.tryComplete(from.result());
         } else {
             to.tryFail(from.exception());
         }
+    }
+
+    /** The reason {@code f} was cancelled with, or null. */
+    static String reason(LoopFuture<?> f) {
+        return f instanceof DefaultPromise<?> d ? d.cancelReason() : null;
+    }
+
+    // ------------------------------------------------------------------ combinators (callbacks on the loop)
+
+    static <T, U> LoopFuture<U> map(LoopFuture<T> from, Function<? super T, ? extends U> fn) {
+        Objects.requireNonNull(fn, "fn");
+        Promise<U> to = from.loop().newPromise();
+        from.onDone(f -> {
+            if (passFailure(f, to)) {
+                return;
+            }
+            U value;
+            try {
+                value = fn.apply(f.result());
+            } catch (Throwable t) {
+                to.tryFail(t);
+                return;
+            }
+            to.tryComplete(value);
+        });
+        cancelWith(to, from);
+        return to;
+    }
+
+    static <T, U> LoopFuture<U> flatMap(LoopFuture<T> from, Function<? super T, ? extends LoopFuture<U>> fn) {
+        Objects.requireNonNull(fn, "fn");
+        Loop loop = from.loop();
+        Promise<U> to = loop.newPromise();
+        // What `to` waits for: `from`, then the future fn returned. Loop thread only.
+        LoopFuture<?>[] upstream = {from};
+        from.onDone(f -> {
+            if (passFailure(f, to)) {
+                return;
+            }
+            LoopFuture<U> next;
+            try {
+                next = Objects.requireNonNull(fn.apply(f.result()), "flatMap: the function returned null, not a future");
+            } catch (Throwable t) {
+                to.tryFail(t);
+                return;
+            }
+            LoopFuture<U> local = next.loop() == loop ? next : marshal(next, loop);
+            upstream[0] = local;
+            if (to.isCancelled()) {
+                cancel(local, reason(to)); // cancelled while fn ran
+            } else {
+                local.onDone(n -> copy(n, to));
+            }
+        });
+        to.onDone(d -> {
+            LoopFuture<?> u = upstream[0];
+            if (d.isCancelled() && !u.isDone()) {
+                cancel(u, reason(d));
+            }
+        });
+        return to;
+    }
+
+    static <T> LoopFuture<T> recover(LoopFuture<T> from, Function<? super Throwable, ? extends T> fn) {
+        Objects.requireNonNull(fn, "fn");
+        Promise<T> to = from.loop().newPromise();
+        from.onDone(f -> {
+            if (f.isCancelled()) {
+                to.cancel(reason(f));
+            } else if (f.isSuccess()) {
+                to.tryComplete(f.result());
+            } else {
+                T value;
+                try {
+                    value = fn.apply(f.exception());
+                } catch (Throwable t) {
+                    to.tryFail(t);
+                    return;
+                }
+                to.tryComplete(value);
+            }
+        });
+        cancelWith(to, from);
+        return to;
+    }
+
+    /** Passes a cancellation or failure of {@code f} on to {@code to}; false if {@code f} has a value. */
+    private static boolean passFailure(LoopFuture<?> f, Promise<?> to) {
+        if (f.isCancelled()) {
+            to.cancel(reason(f));
+            return true;
+        }
+        if (!f.isSuccess()) {
+            to.tryFail(f.exception());
+            return true;
+        }
+        return false;
+    }
+
+    /** Cancelling {@code derived} cancels {@code source} if it is still pending. */
+    private static void cancelWith(LoopFuture<?> derived, LoopFuture<?> source) {
+        derived.onDone(d -> {
+            if (d.isCancelled() && !source.isDone()) {
+                cancel(source, reason(d));
+            }
+        });
     }
 }

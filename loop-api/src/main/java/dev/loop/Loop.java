@@ -2,6 +2,7 @@ package dev.loop;
 
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A single-threaded event loop in the manner of Python's asyncio: callbacks, timers and I/O
@@ -10,9 +11,16 @@ import java.util.concurrent.Executor;
  * loop needs no locks.
  *
  * <p>Thread safety: {@link #callSoon}, {@link #callLater}, {@link #callAt}, {@link #execute},
- * {@link #stop()}, {@link #time()}, {@link #inLoop()} and cancelling a {@link TimerHandle} are safe
- * from any thread; off the loop thread they go through a lock-free inbox and wake the loop only if
- * it sleeps. Everything else is for the loop's owner.
+ * {@link #spawn}, {@link #offload}, {@link #stop()}, {@link #time()}, {@link #inLoop()} and
+ * cancelling a {@link TimerHandle} are safe from any thread; off the loop thread they go through a
+ * lock-free inbox and wake the loop only if it sleeps. Everything else is for the loop's owner.
+ *
+ * <p>After {@link #close()}, every submission ({@code callSoon}, {@code execute}, {@code callLater},
+ * {@code callAt}, {@code spawn}, {@code offload}) throws {@link RejectedExecutionException}, from
+ * any thread, as {@link Executor#execute} specifies; running a closed loop ({@code runForever},
+ * {@code runUntilComplete}, {@code run}) throws {@link IllegalStateException}. While the loop
+ * closes, the closing thread may still submit: its callbacks run, its timers are cancelled at
+ * once (timers cannot outlive the loop), its tasks are cancelled before they start.
  *
  * <p>Obtain one from {@link Loops#open()}.
  */
@@ -20,25 +28,37 @@ public interface Loop extends Executor, AutoCloseable {
 
     /**
      * Schedules {@code callback} to run in a later iteration, after every callback already
-     * scheduled (FIFO). Callbacks scheduled while an iteration runs its callbacks run in the next
+     * scheduled (FIFO): a {@code callSoon} that happens-before another runs first, whichever
+     * threads made them. Callbacks scheduled while an iteration runs its callbacks run in the next
      * iteration. Allocates nothing on the loop thread.
      *
-     * @throws IllegalStateException if the loop is closed
+     * @throws RejectedExecutionException if the loop is closed
      */
     void callSoon(Runnable callback);
 
-    /** Same as {@link #callSoon}, so a loop can serve as an {@link Executor}. */
+    /**
+     * Same as {@link #callSoon}, so a loop can serve as an {@link Executor}.
+     *
+     * @throws RejectedExecutionException if the loop is closed
+     */
     @Override
     void execute(Runnable callback);
 
     /**
      * Schedules {@code callback} to run once {@code delay} has passed on the loop's clock. A zero or
      * negative delay is a deadline already passed: it runs in the next iteration, ordered by that
-     * deadline among the timers due.
+     * deadline among the timers due (equal deadlines in the order they were scheduled, across
+     * threads as {@link #callSoon}).
+     *
+     * @throws RejectedExecutionException if the loop is closed
      */
     TimerHandle callLater(Duration delay, Runnable callback);
 
-    /** Schedules {@code callback} at the absolute loop time {@code deadlineNanos} (see {@link #time()}). */
+    /**
+     * Schedules {@code callback} at the absolute loop time {@code deadlineNanos} (see {@link #time()}).
+     *
+     * @throws RejectedExecutionException if the loop is closed
+     */
     TimerHandle callAt(long deadlineNanos, Runnable callback);
 
     /** The loop's monotonic clock, in nanoseconds; only differences are meaningful. */
@@ -53,8 +73,10 @@ public interface Loop extends Executor, AutoCloseable {
      * A task spawned from inside a task inherits its {@link TaskLocal} values. Safe from any
      * thread.
      *
-     * @throws IllegalStateException if the loop is closed, or if continuations were required with
-     *                               {@code -Dloop.tasks.mechanism=continuation} and are unavailable
+     * @throws RejectedExecutionException if the loop is closed
+     * @throws IllegalStateException      if continuations were required with
+     *                                    {@code -Dloop.tasks.mechanism=continuation} and are
+     *                                    unavailable
      */
     <T> Task<T> spawn(TaskBody<T> body);
 
@@ -72,10 +94,16 @@ public interface Loop extends Executor, AutoCloseable {
      * this loop completed with its outcome, asyncio's {@code run_in_executor}. Cancelling the
      * future interrupts the thread. Safe from any thread; in a task, {@link Async#runBlocking}
      * awaits it in one call.
+     *
+     * @throws RejectedExecutionException if the loop is closed
      */
     default <T> LoopFuture<T> offload(TaskBody<T> blocking) {
         java.util.Objects.requireNonNull(blocking, "blocking");
-        Promise<T> p = newPromise();
+        if (isClosed()) {
+            throw new RejectedExecutionException("loop is closed (backend " + backendName()
+                    + "): cannot offload " + blocking);
+        }
+        DefaultPromise<T> p = new DefaultPromise<>(this);
         Thread worker = Thread.ofVirtual().name("loop-offload").start(() -> {
             try {
                 p.tryComplete(blocking.call());
@@ -83,7 +111,9 @@ public interface Loop extends Executor, AutoCloseable {
                 p.tryFail(t);
             }
         });
-        p.onDone(f -> {
+        // Run where the cancel happens, not on the loop: the interrupt need not wait for an
+        // iteration, and a result arriving after the loop closed leaves no callback behind.
+        p.relayTo(f -> {
             if (f.isCancelled()) {
                 worker.interrupt();
             }

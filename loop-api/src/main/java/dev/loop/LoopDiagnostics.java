@@ -12,7 +12,10 @@ package dev.loop;
  * @param liveTasks      tasks started and not finished
  * @param taskMechanism  how tasks suspend: {@code continuation} or {@code threads}; {@code none}
  *                       until the loop's first task chose it
+ * @param failedReports  errors the loop could neither hand to its exception handler nor log (the
+ *                       handler threw and then logging failed too); each also printed a fixed
+ *                       line on standard error. Zero unless logging itself is broken.
  */
 public record LoopDiagnostics(long iterations, int readyCallbacks, int pendingTimers, int liveTasks,
-                              String taskMechanism) {
+                              String taskMechanism, long failedReports) {
 }

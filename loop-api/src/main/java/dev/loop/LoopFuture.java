@@ -6,7 +6,9 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The read side of an asyncio-style future bound to a {@link Loop}: pending, then done with a
@@ -52,6 +54,9 @@ public interface LoopFuture<T> {
     /**
      * Runs {@code callback} on the loop once this future is done; if it is done already, in the
      * loop's next iteration. Callbacks run in the order they were added.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the future is done and its loop
+     *                                                         is closed: the callback could never run
      */
     LoopFuture<T> onDone(Consumer<? super LoopFuture<T>> callback);
 
@@ -87,13 +92,56 @@ public interface LoopFuture<T> {
         return cf;
     }
 
+    // ------------------------------------------------------------------ combinators
+
+    /**
+     * A future of {@code fn} applied to this future's value, on the loop (a done-callback). It fails
+     * with this future's exception, or with what {@code fn} throws; it is cancelled if this one is.
+     * Cancelling it cancels this future too if still pending (as cancelling a task cancels what it
+     * awaits; {@link Async#shield} keeps a shared future out of that).
+     */
+    default <U> LoopFuture<U> map(Function<? super T, ? extends U> fn) {
+        return Futures.map(this, fn);
+    }
+
+    /**
+     * A future done like the future {@code fn} returns for this future's value ({@code fn} runs on
+     * the loop): {@code CompletableFuture.thenCompose}. It fails with this future's exception or
+     * with what {@code fn} throws, and is cancelled if this one is. Cancelling it cancels whichever
+     * of the two it is waiting for.
+     */
+    default <U> LoopFuture<U> flatMap(Function<? super T, ? extends LoopFuture<U>> fn) {
+        return Futures.flatMap(this, fn);
+    }
+
+    /**
+     * A future with this future's value, or, if this future fails, the value {@code fn} makes of
+     * the exception (on the loop); it fails with what {@code fn} throws. Cancellation is not a
+     * failure: a cancelled future stays cancelled. Cancelling the result cancels this future too
+     * if still pending.
+     */
+    default LoopFuture<T> recover(Function<? super Throwable, ? extends T> fn) {
+        return Futures.recover(this, fn);
+    }
+
+    // ------------------------------------------------------------------ adapters and aggregates
+
     /**
      * A future of {@code loop} that completes like {@code stage} (from whatever thread completes
-     * the stage).
+     * the stage). Cancelling it cancels the stage if it is a {@link Future} (a
+     * {@code CompletableFuture} is), with {@code cancel(false)}: a task awaiting the stage cancels
+     * it when it is cancelled.
      */
     static <T> LoopFuture<T> from(CompletionStage<T> stage, Loop loop) {
         Objects.requireNonNull(stage, "stage");
         Promise<T> p = loop.newPromise();
+        if (stage instanceof Future<?> cancellable) {
+            p.onDone(f -> {
+                if (f.isCancelled()) {
+                    cancellable.cancel(false);
+                }
+            });
+        }
         stage.whenComplete((v, e) -> {
             if (e == null) {
                 p.tryComplete(v);
@@ -112,8 +160,11 @@ public interface LoopFuture<T> {
 
     /**
      * A future of every value, in the order of {@code futures}, done when all are; it fails with the
-     * first exception (by completion order) and then no longer waits for the rest. An empty list
-     * gives a future already done with an empty list.
+     * first exception (by completion order) and then no longer waits for the rest, which keep
+     * running; it is cancelled if one of them is. Cancelling it (a task awaiting it is cancelled,
+     * say) cancels those not done yet, as asyncio's {@code gather} does; it does not wait for them
+     * to end (a {@link TaskGroup} does). An empty list gives a future already done with an empty
+     * list.
      */
     static <T> LoopFuture<List<T>> all(Loop loop, List<? extends LoopFuture<? extends T>> futures) {
         Promise<List<T>> all = loop.newPromise();
@@ -124,6 +175,17 @@ public interface LoopFuture<T> {
         }
         Object[] values = new Object[n];
         int[] remaining = {n};
+        boolean[] childCancelled = {false};
+        all.onDone(done -> {
+            if (done.isCancelled() && !childCancelled[0]) {
+                String reason = done instanceof DefaultPromise<?> d ? d.cancelReason() : null;
+                for (LoopFuture<?> f : futures) {
+                    if (!f.isDone()) {
+                        Futures.cancel(f, reason);
+                    }
+                }
+            }
+        });
         for (int i = 0; i < n; i++) {
             int index = i;
             LoopFuture<? extends T> f = futures.get(i);
@@ -132,15 +194,16 @@ public interface LoopFuture<T> {
                     return;
                 }
                 if (done.isCancelled()) {
+                    childCancelled[0] = true; // cancelled by a child: the others keep running
                     all.cancel();
                 } else if (!done.isSuccess()) {
-                    all.fail(done.exception());
+                    all.tryFail(done.exception());
                 } else {
                     values[index] = done.result();
                     if (--remaining[0] == 0) {
                         @SuppressWarnings("unchecked")
                         List<T> list = (List<T>) new ArrayList<>(java.util.Arrays.asList(values));
-                        all.complete(list);
+                        all.tryComplete(list);
                     }
                 }
             });
@@ -150,6 +213,7 @@ public interface LoopFuture<T> {
 
     /**
      * A future done like the first of {@code futures} to be done (value, exception or cancellation).
+     * Cancelling it leaves {@code futures} running, as asyncio's {@code wait(FIRST_COMPLETED)} does.
      *
      * @throws IllegalArgumentException if {@code futures} is empty: it would never complete
      */

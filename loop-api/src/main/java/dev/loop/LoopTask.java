@@ -29,8 +29,8 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
     private final DefaultLoop loop;
     private final TaskBody<T> body;
     private final long id;
-    /** The one Runnable given to callSoon and timers to continue this task. */
-    private final Runnable stepper = this::step;
+    /** The one Runnable given to callSoon and timers to continue this task; named after it in logs. */
+    private final Runnable stepper = new Step();
 
     /** The mechanism's per-task object: a Continuation, or a thread baton. */
     private Object strand;
@@ -40,20 +40,29 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
     /** A yieldNow whose suspension failed left its step() queued: the next one is ignored. */
     private boolean staleStep;
 
-    // Cancellation, counted as asyncio does: requests not yet withdrawn, and those not yet delivered.
+    // Cancellation, counted as asyncio does: requests not yet withdrawn (cancelRequests), and those
+    // pending (undelivered, mustCancel): to be thrown at the next suspension. A request made while
+    // the task awaits a future it can cancel is handed on to that future instead (handedOn), and
+    // the task's outcome follows the future's: cancelled if it ends cancelled, else its value.
     private boolean mustCancel;
     /** A cancel from another thread, on its way to the loop: a task not started yet never starts. */
     private volatile boolean cancelSent;
     private int cancelRequests;
     private int undelivered;
+    private boolean handedOn;
+    /** Pending requests delivered or handed on so far: tells structured code if its own still pends. */
+    private int cancelEvents;
+    /** The reason given with the latest cancel, for the message of the CancellationException. */
+    private String cancelReason;
 
     /** Task-local values, copy-on-write, shared with the tasks this one spawns (see TaskLocal). */
     private Object[] locals = TaskLocal.EMPTY;
 
-    // Membership of one of the scheduler's rosters (live tasks, or failed ones nobody looked at).
-    private LoopTask<?> prev;
-    private LoopTask<?> next;
-    private Roster roster;
+    // Membership of one of the scheduler's rosters (live tasks, or failed ones nobody looked at):
+    // the links of an intrusive list, read and written by TaskRoster only.
+    LoopTask<?> prev;
+    LoopTask<?> next;
+    TaskRoster roster;
     private volatile boolean retrieved;
 
     LoopTask(TaskScheduler scheduler, DefaultLoop loop, TaskBody<T> body, long id) {
@@ -148,12 +157,12 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         scheduler.unlink(this);
         if (error == null) {
             if (mustCancel) {
-                super.cancel(); // cancelled right before it returned: asyncio counts it cancelled
+                super.cancel(cancelReason); // cancelled right before it returned: asyncio counts it cancelled
             } else {
                 super.tryComplete(value);
             }
         } else if (error instanceof CancellationException) {
-            super.cancel();
+            super.cancel(cancelReason);
         } else {
             super.tryFail(error);
             scheduler.failed(this);
@@ -174,7 +183,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
                     state = DONE;
                     scheduler.unlink(this);
                     mustCancel = false;
-                    super.cancel();
+                    super.cancel(cancelReason);
                     return;
                 }
                 scheduler.link(this);
@@ -214,24 +223,40 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         if (g.isDone()) {
             return g.result(); // the other loop's future completed meanwhile
         }
+        if (mustCancel && !Futures.cancellable(g)) {
+            resumed(); // cancelled while running, and nothing to hand it to: it ends here
+        }
         waitingOn = g;
         state = WAITING;
         g.onDone(this);
+        if (mustCancel && handOn()) {
+            // Cancelled while running (by itself, or re-armed by structured code): handed on as if
+            // it had come right after this suspension, so the task wakes as soon as g is done.
+            mustCancel = false;
+            undelivered = 0;
+        }
         try {
             scheduler.mechanism().suspend(this);
         } catch (RuntimeException | Error e) {
             g.removeCallback(this);
             waitingOn = null;
             state = RUNNING;
+            if (handedOn) { // g was cancelled for us, but the task goes on: keep the cancel pending
+                handedOn = false;
+                mustCancel = true;
+                undelivered++;
+            }
             throw e;
         }
-        deliverCancel();
-        return g.result();
+        if (resumed() && g.isCancelled()) {
+            throw cancellation(cancelReason); // the cancel we handed on came back: ours, with our reason
+        }
+        return g.result(); // g swallowed a cancel handed to it: its value, and the task goes on
     }
 
     void sleep(Duration d) {
-        if (d.isNegative() || d.isZero()) {
-            yieldNow();
+        if (d.isNegative() || d.isZero() || mustCancel) {
+            yieldNow(); // cancelled already: no timer, the cancel comes after one turn
             return;
         }
         TimerHandle h = loop.callLater(d, stepper);
@@ -245,7 +270,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
             state = RUNNING;
             throw e;
         }
-        deliverCancel();
+        resumed();
     }
 
     void yieldNow() {
@@ -258,47 +283,76 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
             state = RUNNING;
             throw e;
         }
-        deliverCancel();
+        resumed();
     }
 
-    private void deliverCancel() {
+    /**
+     * After every suspension: throws the pending cancellation, if any. Returns whether a cancel
+     * was handed on to the future awaited meanwhile.
+     */
+    private boolean resumed() {
+        boolean handed = handedOn;
+        handedOn = false;
         if (mustCancel) {
             mustCancel = false;
             undelivered = 0;
-            throw new CancellationException(name() + " was cancelled");
+            cancelEvents++;
+            throw cancellation(cancelReason);
         }
+        return handed;
     }
 
     // ------------------------------------------------------------------ cancellation
 
     @Override
     public boolean cancel() {
+        return cancel(null);
+    }
+
+    @Override
+    public boolean cancel(String reason) {
         if (!loop.inLoop()) {
             if (isDone()) {
                 return false;
             }
             cancelSent = true;
-            loop.callSoon(this::cancel);
+            try {
+                loop.callSoon(() -> cancel(reason));
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                return false; // the loop closed meanwhile, and its close ended every task
+            }
             return true;
         }
         if (state == DONE || isDone()) {
             return false;
         }
         cancelRequests++;
+        cancelReason = reason;
+        if (state == WAITING && handOn()) {
+            return true; // we wake when what we await is done, and follow its outcome
+        }
         undelivered++;
         mustCancel = true;
         if (state == WAITING) {
-            // Like asyncio: cancel what we wait for; we wake when it is done. A future that cannot
-            // be cancelled (already done, or not ours to cancel) is abandoned and we wake now.
-            LoopFuture<?> f = waitingOn;
-            if (!Futures.cancel(f)) {
-                wakeNow();
-            }
+            wakeNow(); // what we await is done already, or not ours to cancel: abandoned
         } else if (state == SLEEPING) {
             sleepTimer.cancel();
             wakeNow();
         }
         // NEW, SCHEDULED: step() is queued and delivers it; RUNNING: the next suspension does.
+        return true;
+    }
+
+    /**
+     * Hands the cancellation on to the future the task awaits, as asyncio does: it is cancelled,
+     * and the task wakes when it is done. False if it cannot be (done, or not ours to cancel).
+     */
+    private boolean handOn() {
+        if (!Futures.cancel(waitingOn, cancelReason)) {
+            return false;
+        }
+        handedOn = true;
+        cancelEvents++;
         return true;
     }
 
@@ -326,12 +380,34 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         return cancelRequests;
     }
 
+    /** {@link #requestCancel()}'s token when the task was done and nothing was requested. */
+    static final int NOT_REQUESTED = Integer.MIN_VALUE;
+
     /**
-     * Withdraws a request made by structured code (a timeout, a task group). If it was never
-     * delivered it must not be delivered later, unless another undelivered request remains.
+     * A cancel by structured code (a timeout, a task group), which withdraws it later with
+     * {@link #withdrawCancel(int)} once it has handled it. Loop thread.
+     *
+     * @return a token for the withdrawal: whether the request is pending, and as of when
      */
-    int withdrawCancel(boolean delivered) {
-        if (!delivered && undelivered > 0 && --undelivered == 0) {
+    int requestCancel() {
+        if (!cancel()) {
+            return NOT_REQUESTED;
+        }
+        return mustCancel ? cancelEvents : -1;
+    }
+
+    /**
+     * Withdraws a request made with {@link #requestCancel()}. If it is still pending (neither
+     * delivered nor handed on) it must not be delivered later, unless another pending request
+     * remains.
+     *
+     * @return the requests left
+     */
+    int withdrawCancel(int token) {
+        if (token == NOT_REQUESTED) {
+            return cancelRequests;
+        }
+        if (token >= 0 && token == cancelEvents && undelivered > 0 && --undelivered == 0) {
             mustCancel = false;
         }
         return uncancel();
@@ -384,80 +460,25 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
     }
 
     @Override
-    public String toString() {
-        return name() + "[" + state() + "]";
+    protected String label() {
+        return name();
     }
 
-    // ------------------------------------------------------------------ rosters
+    /** The stepper: a named class, so a debug log or an error about a step names the task. */
+    private final class Step implements Runnable {
+        @Override
+        public void run() {
+            step();
+        }
+
+        @Override
+        public String toString() {
+            return name() + " (step)";
+        }
+    }
 
     /** The roster this task is in, or null. */
-    Roster roster() {
+    TaskRoster roster() {
         return roster;
-    }
-
-    /**
-     * A list of tasks threaded through the tasks' own fields, so joining and leaving allocate
-     * nothing; a task is in at most one roster at a time. Not thread-safe: loop thread only.
-     */
-    static final class Roster {
-        private LoopTask<?> head;
-        private int size;
-
-        /** Adds {@code t}, taking it out of the roster it was in; nothing if it is in this one. */
-        void add(LoopTask<?> t) {
-            if (t.roster == this) {
-                return;
-            }
-            if (t.roster != null) {
-                t.roster.remove(t);
-            }
-            t.roster = this;
-            t.prev = null;
-            t.next = head;
-            if (head != null) {
-                head.prev = t;
-            }
-            head = t;
-            size++;
-        }
-
-        /** Takes {@code t} out; false if it was not in this roster. */
-        boolean remove(LoopTask<?> t) {
-            if (t.roster != this) {
-                return false;
-            }
-            if (t.prev != null) {
-                t.prev.next = t.next;
-            } else {
-                head = t.next;
-            }
-            if (t.next != null) {
-                t.next.prev = t.prev;
-            }
-            t.prev = null;
-            t.next = null;
-            t.roster = null;
-            size--;
-            return true;
-        }
-
-        int size() {
-            return size;
-        }
-
-        /** The tasks in it now, a copy safe to iterate while tasks leave. */
-        java.util.List<LoopTask<?>> snapshot() {
-            java.util.List<LoopTask<?>> out = new java.util.ArrayList<>(size);
-            for (LoopTask<?> t = head; t != null; t = t.next) {
-                out.add(t);
-            }
-            return out;
-        }
-
-        void clear() {
-            for (LoopTask<?> t : snapshot()) {
-                remove(t);
-            }
-        }
     }
 }

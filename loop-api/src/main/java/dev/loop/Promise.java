@@ -2,7 +2,10 @@ package dev.loop;
 
 /**
  * The writable side of a {@link LoopFuture}. Completing or cancelling is safe from any thread;
- * the callbacks then run on the loop.
+ * the callbacks then run on the loop. Completing a future whose loop has closed still completes
+ * it (its readers, and tasks or threads blocked awaiting it, see the outcome) and does not throw;
+ * its callbacks cannot run any more and are not run (a warning on the {@code dev.loop} logger
+ * counts them).
  */
 public interface Promise<T> extends LoopFuture<T> {
     /**
@@ -31,4 +34,13 @@ public interface Promise<T> extends LoopFuture<T> {
      * @return false if it was already done
      */
     boolean cancel();
+
+    /**
+     * {@link #cancel()}, giving a reason that the {@link java.util.concurrent.CancellationException}s
+     * of {@link #result()} and {@link #exception()} carry in their message.
+     *
+     * @param reason why, for messages; null for none
+     * @return false if it was already done
+     */
+    boolean cancel(String reason);
 }

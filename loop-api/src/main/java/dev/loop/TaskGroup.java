@@ -48,6 +48,7 @@ public final class TaskGroup implements AutoCloseable {
     // run() only: a child failure cancels the body, and the group withdraws that cancel afterwards.
     private boolean inBody;
     private boolean parentCancelRequested;
+    private int parentCancelToken;
 
     private TaskGroup(LoopTask<?> parent) {
         this.parent = parent;
@@ -89,7 +90,7 @@ public final class TaskGroup implements AutoCloseable {
         }
         g.inBody = false;
         boolean propagateCancel = bodyError instanceof CancellationException;
-        if (g.parentCancelRequested && g.parent.withdrawCancel(true) <= g.cancellingAtEntry) {
+        if (g.parentCancelRequested && g.parent.withdrawCancel(g.parentCancelToken) <= g.cancellingAtEntry) {
             // the only pending cancel was the one we sent because a child failed: not a real cancel
             propagateCancel = false;
         }
@@ -173,6 +174,10 @@ public final class TaskGroup implements AutoCloseable {
      * Ends the group: after {@link #join()} it does nothing; otherwise (the body threw) it cancels
      * the children and waits for them to end. A cancellation of the owner arriving during that
      * wait is delivered again at its next suspension point rather than lost.
+     *
+     * @throws TaskGroupException if a child failed, before or while being cancelled: in a
+     *                            try-with-resources block, Java adds it to the body's exception as
+     *                            suppressed, so no child's failure is lost
      */
     @Override
     public void close() {
@@ -180,13 +185,21 @@ public final class TaskGroup implements AutoCloseable {
             return;
         }
         checkOwner("close");
-        if (!live.isEmpty()) {
-            abort();
-            if (awaitChildren()) {
-                parent.redeliverCancel();
+        boolean cancelled = false;
+        try {
+            if (!live.isEmpty()) {
+                abort();
+                cancelled = awaitChildren();
             }
+        } finally {
+            finished = true;
         }
-        finished = true;
+        if (cancelled) {
+            parent.redeliverCancel();
+        }
+        if (!failures.isEmpty()) {
+            throw new TaskGroupException(failures);
+        }
     }
 
     /** True once joined or closed: no more children can be spawned. */
@@ -235,7 +248,7 @@ public final class TaskGroup implements AutoCloseable {
             }
             if (inBody && !parentCancelRequested) {
                 parentCancelRequested = true;
-                parent.cancel();
+                parentCancelToken = parent.requestCancel();
             }
         }
         if (live.isEmpty() && waiter != null) {

@@ -3,6 +3,7 @@ package dev.loop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,9 +28,9 @@ final class TaskScheduler {
     LoopTask<?> current;
     private boolean closing;
     /** Tasks started and not finished, so close can cancel them and run() can wait for them. */
-    private final LoopTask.Roster live = new LoopTask.Roster();
+    private final TaskRoster live = new TaskRoster();
     /** Tasks that failed and whose exception nobody has read yet: reported at close. */
-    private final LoopTask.Roster failed = new LoopTask.Roster();
+    private final TaskRoster failed = new TaskRoster();
     private Promise<Void> allDone;
 
     TaskScheduler(DefaultLoop loop, String requestedMechanism) {
@@ -66,14 +67,15 @@ final class TaskScheduler {
         return live.size();
     }
 
-    LoopTask.Roster failedRoster() {
+    TaskRoster failedRoster() {
         return failed;
     }
 
     <T> Task<T> spawn(TaskBody<T> body) {
         Objects.requireNonNull(body, "body");
         if (loop.isClosed()) {
-            throw new IllegalStateException("the loop is closed: cannot spawn a task on " + loop);
+            throw new RejectedExecutionException("loop is closed (backend " + loop.backendName()
+                    + "): cannot spawn a task on it");
         }
         mechanism(); // an unusable explicit choice fails here, in the caller, not later in the loop
         LoopTask<T> t = new LoopTask<>(this, loop, body, ids.incrementAndGet());
@@ -95,6 +97,7 @@ final class TaskScheduler {
         }
         current = t;
         t.markRunning();
+        long start = loop.sliceStart(); // debug mode: a slow turn is logged with the task's name
         try {
             mechanism.resume(t);
         } catch (Throwable e) {
@@ -102,6 +105,7 @@ final class TaskScheduler {
         } finally {
             current = null;
         }
+        loop.sliceEnd(start, t); // named by its toString, built only for a slow turn in debug mode
         if (t.finished()) {
             mechanism.finished(t);
         }
@@ -120,7 +124,7 @@ final class TaskScheduler {
     }
 
     void unlink(LoopTask<?> t) {
-        LoopTask.Roster r = t.roster();
+        TaskRoster r = t.roster();
         if (r != null && r.remove(t) && r == live && live.size() == 0 && allDone != null) {
             Promise<Void> p = allDone;
             allDone = null;
@@ -134,6 +138,9 @@ final class TaskScheduler {
     <T> T run(TaskBody<T> body) {
         if (loop.isRunning()) {
             throw new IllegalStateException("run() called while the loop is running: spawn a task instead");
+        }
+        if (loop.isClosed()) {
+            throw new IllegalStateException("loop is closed (backend " + loop.backendName() + "): cannot run it");
         }
         try {
             return loop.runUntilComplete(spawn(body));

@@ -11,6 +11,12 @@ import java.util.concurrent.TimeoutException;
  * cancellation into a {@link TimeoutException} and withdraws it from the task's count, so an outer
  * timeout or a real cancel of the task is neither swallowed nor mistaken for this one.
  *
+ * <p>A deadline already passed (a zero or negative delay) expires at once: the work gets the
+ * cancellation at its first suspension, as with asyncio's {@code timeout(0)}; work that never
+ * suspends returns its value. Work that catches the cancellation and returns a value anyway
+ * (itself, or a task it awaits, which the cancellation is handed on to) returns that value: the
+ * deadline passed ({@link #expired()} says so) but nothing was cancelled.
+ *
  * <p>Not thread-safe: use it from its task.
  */
 public final class Timeout {
@@ -26,14 +32,17 @@ public final class Timeout {
     private long deadline;
     private boolean expired;
     private boolean finished;
+    /** The task's token for our cancel request, to withdraw exactly it. */
+    private int cancelToken;
 
     private Timeout(LoopTask<?> task) {
         this.task = task;
         this.loop = task.eventLoop();
     }
 
-    // The timer fires only while the task is suspended, and a woken task receives the cancellation
-    // as it resumes, so by the time the body ends our request has always been delivered.
+    // Our request is withdrawn whatever the body did with it: delivered and caught, handed on to
+    // what the body awaited and swallowed there, or (a deadline already passed, a body that never
+    // suspended) still pending, when the token says so and it is dropped.
     static <T> T run(LoopTask<?> task, Duration delay, Body<T> body) throws TimeoutException {
         Objects.requireNonNull(delay, "delay");
         Timeout t = new Timeout(task);
@@ -42,11 +51,11 @@ public final class Timeout {
         try {
             T value = body.call(t);
             if (t.expired) {
-                task.withdrawCancel(true); // the body caught our cancellation and still returned
+                task.withdrawCancel(t.cancelToken); // the body returned anyway: no timeout
             }
             return value;
         } catch (CancellationException e) {
-            if (t.expired && task.withdrawCancel(true) <= cancellingAtEntry) {
+            if (t.expired && task.withdrawCancel(t.cancelToken) <= cancellingAtEntry) {
                 TimeoutException te = new TimeoutException("timed out after " + delay);
                 te.initCause(e);
                 throw te;
@@ -55,7 +64,7 @@ public final class Timeout {
         } catch (Exception e) {
             if (t.expired) {
                 // The body caught our cancellation and failed another way: withdraw our request.
-                task.withdrawCancel(true);
+                task.withdrawCancel(t.cancelToken);
             }
             throw Sneaky.<RuntimeException>rethrow(e);
         } finally {
@@ -67,8 +76,8 @@ public final class Timeout {
     }
 
     /**
-     * Moves the deadline to {@code delay} from now (a deadline already passed fires in the next
-     * iteration).
+     * Moves the deadline to {@code delay} from now. A zero or negative delay expires the timeout at
+     * once: the body gets the cancellation at its next suspension.
      *
      * @throws IllegalStateException if the timeout already fired or its body has ended
      */
@@ -79,9 +88,15 @@ public final class Timeout {
         }
         if (timer != null) {
             timer.cancel();
+            timer = null;
         }
-        timer = loop.callLater(delay, this::expire);
-        deadline = timer.deadline();
+        if (delay.isNegative() || delay.isZero()) {
+            deadline = loop.time();
+            expire();
+        } else {
+            timer = loop.callLater(delay, this::expire);
+            deadline = timer.deadline();
+        }
     }
 
     /** The loop time ({@link Loop#time()}) at which the body is cancelled. */
@@ -98,7 +113,7 @@ public final class Timeout {
         if (!finished) {
             expired = true;
             timer = null;
-            task.cancel();
+            cancelToken = task.requestCancel();
         }
     }
 }

@@ -4,17 +4,11 @@ import dev.loop.spi.IoHandler;
 import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerNode;
 import dev.loop.spi.TimerQueue;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.jctools.queues.MessagePassingQueue;
 
@@ -30,40 +24,10 @@ import org.jctools.queues.MessagePassingQueue;
  * the close state belongs to the thread running the loop.
  */
 public abstract class Engine {
-    private static final System.Logger LOG = System.getLogger("dev.loop");
     private static final ThreadLocal<Engine> CURRENT = new ThreadLocal<>();
 
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     public static final int MAX_CLOSE_PASSES = 1_000;
-
-    // The wake-up word: what the loop thread is doing, so other threads wake it only when it sleeps
-    // (one eventfd write or selector wakeup per sleep, however many submissions arrive).
-    private static final int AWAKE = 0;
-    private static final int POLLING = 1; // blocked in IoHandler.poll: wake with io.wakeup()
-    private static final int PARKED = 2;  // parked for less than the backend's resolution: unpark
-    private static final VarHandle WAKE;
-
-    static {
-        try {
-            WAKE = MethodHandles.lookup().findVarHandle(Engine.class, "wakeState", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /**
-     * What the engine is told when it is made.
-     *
-     * @param backendName           the backend's name, for messages
-     * @param timersName            the timer strategy's name, for messages
-     * @param debug                 wrap callbacks to remember where they were scheduled, log slow ones
-     * @param slowCallbackNanos     in debug mode, callbacks at least this slow are logged
-     * @param maxTimersPerIteration due timers moved to the ready queue per iteration at most
-     * @param maxInboxPerIteration  submissions from other threads taken per drain at most
-     */
-    public record Settings(String backendName, String timersName, boolean debug, long slowCallbackNanos,
-                           int maxTimersPerIteration, int maxInboxPerIteration) {
-    }
 
     private final IoHandler io;
     private final TimerQueue timers;
@@ -71,18 +35,21 @@ public abstract class Engine {
     private final String backendName;
     private final String timersName;
     private final boolean debug;
-    private final long slowCallbackNanos;
     private final int maxTimersPerIteration;
     private final int maxInboxPerIteration;
-    private final long ioResolutionNanos;
 
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>(1024);
     private final Inbox inbox;
     private final Consumer<TimerNode> fireTimer = node -> ready.addLast((EngineTimer) node);
     private final MessagePassingQueue.Consumer<Object> fromInbox = this::acceptFromInbox;
-    private final List<Runnable> closeHooks = new ArrayList<>();
-    private final Map<Key<?>, Object> extensions = new IdentityHashMap<>();
+    private final Extensions extensions = new Extensions();
     private final AutoCloseable clockSubscription;
+    private final EngineLog log;
+    private final Sleep sleep;
+    private final BooleanSupplier workArrived = this::workArrived;
+    private final BooleanSupplier stillIdle = this::idle;
+    /** Debug mode only, else null. */
+    private final SlowCallbacks slow;
 
     private volatile Thread owner;
     private volatile boolean stopping;
@@ -90,20 +57,20 @@ public abstract class Engine {
     private boolean closing;
     private long timerSequence;
     private long iterations;
-    private volatile int wakeState;
 
-    protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, Settings settings) {
+    protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
         this.timers = Objects.requireNonNull(timers, "timers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.backendName = settings.backendName();
         this.timersName = settings.timersName();
         this.debug = settings.debug();
-        this.slowCallbackNanos = settings.slowCallbackNanos();
         this.maxTimersPerIteration = settings.maxTimersPerIteration();
         this.maxInboxPerIteration = settings.maxInboxPerIteration();
-        this.ioResolutionNanos = Math.max(1, io.resolutionNanos());
         this.inbox = new Inbox("backend " + backendName);
+        this.log = new EngineLog(backendName);
+        this.sleep = new Sleep(io, timers, clock);
+        this.slow = debug ? new SlowCallbacks(settings.slowCallbackNanos(), log, this::callbackFailed) : null;
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
     }
 
@@ -144,14 +111,38 @@ public abstract class Engine {
 
     // ---------------------------------------------------------------- scheduling (any thread)
 
-    /** Runs {@code callback} in a later iteration, after everything already scheduled. Any thread. */
+    /**
+     * Runs {@code callback} in a later iteration, after everything already scheduled: after every
+     * {@code callSoon} that happens-before this one, whichever thread made it. Any thread.
+     *
+     * @throws RejectedExecutionException if the loop is closed
+     */
     public final void callSoon(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         Runnable r = debug ? DebugCallback.wrap(callback) : callback;
         if (Thread.currentThread() == owner) {
-            ready.addLast(r);
+            if (inbox.isEmpty()) {
+                ready.addLast(r); // the common case: one array store, no allocation
+            } else {
+                behindInbox(r);
+            }
         } else {
             submit(r);
+        }
+    }
+
+    /**
+     * On the loop thread while submissions of other threads wait in the inbox: those may have
+     * happened before this one, so it queues behind them instead of overtaking them in the ready
+     * queue. While running, the loop thread offers to the inbox like anyone else (no wake-up: it
+     * is awake); while closing, close owns the inbox, so what waits there is taken first.
+     */
+    private void behindInbox(Object item) {
+        if (closing) {
+            drainInbox();
+            acceptFromInbox(item);
+        } else {
+            inbox.offer(item); // never shut while the loop runs: close refuses a running loop
         }
     }
 
@@ -161,17 +152,30 @@ public abstract class Engine {
         return debug ? DebugCallback.wrap(callback) : callback;
     }
 
-    /** Queues {@code t} (made for this engine) by its deadline. Any thread. */
+    /**
+     * Queues {@code t} (made for this engine) by its deadline; equal deadlines keep the order in
+     * which the timers were scheduled, across threads as {@link #callSoon} does. Any thread.
+     *
+     * @throws RejectedExecutionException if the loop is closed
+     */
     public final void schedule(EngineTimer t) {
         if (Thread.currentThread() == owner) {
-            if (closing) {
-                t.cancel(); // timers cannot outlive the loop: scheduled while closing means cancelled
+            if (inbox.isEmpty()) {
+                addTimer(t);
             } else {
-                t.sequence(timerSequence++);
-                timers.add(t);
+                behindInbox(t);
             }
         } else {
             submit(t);
+        }
+    }
+
+    private void addTimer(EngineTimer t) {
+        if (closing) {
+            t.cancel(); // timers cannot outlive the loop: scheduled while closing means cancelled
+        } else {
+            t.sequence(timerSequence++);
+            timers.add(t);
         }
     }
 
@@ -196,28 +200,39 @@ public abstract class Engine {
 
     /** Wakes the loop if it is blocked in its poll or parked; costs nothing when it is awake. Any thread. */
     public final void wakeIfSleeping() {
-        int s = wakeState;
-        if (s != AWAKE && WAKE.compareAndSet(this, s, AWAKE)) {
-            if (s == POLLING) {
-                io.wakeup();
-            } else {
-                LockSupport.unpark(owner);
-            }
-        }
+        sleep.wake();
     }
 
     // ---------------------------------------------------------------- running
 
     /** Runs iterations until {@link #stop()}, or until the thread running them is interrupted. */
     public final void runForever() {
+        runForever(null, null);
+    }
+
+    /**
+     * {@link #runForever()}, with {@code onEnter} run on the loop thread once the loop is entered
+     * and {@code onExit} before it is left. Neither runs if the loop refuses to run, so a refused
+     * call leaves nothing behind (no callback, no stop) for the loop's next run.
+     */
+    protected final void runForever(Runnable onEnter, Runnable onExit) {
         enter();
         try {
+            if (onEnter != null) {
+                onEnter.run();
+            }
             Thread me = Thread.currentThread();
             do {
                 runOnce();
             } while (!stopping && !me.isInterrupted()); // an interrupt stops the loop like stop()
         } finally {
-            exit();
+            try {
+                if (onExit != null) {
+                    onExit.run();
+                }
+            } finally {
+                exit();
+            }
         }
     }
 
@@ -234,7 +249,7 @@ public abstract class Engine {
         //    earliest timer; else forever.
         long timeout = 0;
         if (ready.isEmpty() && !stopping) {
-            timeout = prepareToSleep();
+            timeout = sleep.timeout(workArrived);
         }
 
         // 3. Poll the I/O backend; readiness handlers enqueue their callbacks.
@@ -254,52 +269,16 @@ public abstract class Engine {
         }
     }
 
-    /** Publishes "about to sleep", then takes the last look that makes a lost wake-up impossible. */
-    private long prepareToSleep() {
-        WAKE.setVolatile(this, POLLING);
-        long timeout = IoHandler.BLOCK_UNTIL_WOKEN;
-        if (!inbox.isEmpty() || stopping || Thread.currentThread().isInterrupted()) {
-            timeout = 0; // interrupted: this is the last iteration, and a backend may not see it
-        } else {
-            long next = timers.nextDeadline();
-            if (next != TimerQueue.NO_DEADLINE) {
-                long now = clock.nanoTime();
-                if (next <= now) {
-                    timeout = 0;
-                } else if (!clock.isReal()) {
-                    // A virtual clock: never wait for real. It either jumps to the deadline by
-                    // itself, or the loop blocks until the clock is advanced (which wakes it).
-                    timeout = clock.idle(next) ? 0 : IoHandler.BLOCK_UNTIL_WOKEN;
-                } else {
-                    timeout = next - now;
-                }
-            }
-        }
-        if (timeout == 0) {
-            wakeState = AWAKE;
-        }
-        return timeout;
+    /** The last look before sleeping (interrupted: the last iteration, which a backend may not see). */
+    private boolean workArrived() {
+        return !inbox.isEmpty() || stopping || Thread.currentThread().isInterrupted();
     }
 
     private void poll(long timeout) {
         try {
-            if (timeout > 0 && timeout < ioResolutionNanos) {
-                // Due sooner than the backend can time a wait (epoll and Selector count
-                // milliseconds): take what I/O is ready without blocking, then park for exactly the
-                // rest, so the loop neither spins nor oversleeps.
-                io.poll(0);
-                if (ready.isEmpty() && inbox.isEmpty() && WAKE.compareAndSet(this, POLLING, PARKED)) {
-                    LockSupport.parkNanos(this, timeout);
-                }
-            } else {
-                io.poll(timeout);
-            }
+            sleep.poll(timeout, stillIdle);
         } catch (Throwable t) {
             report("I/O backend " + backendName + " failed to poll", t, io);
-        } finally {
-            if (timeout != 0) {
-                wakeState = AWAKE;
-            }
         }
     }
 
@@ -312,11 +291,8 @@ public abstract class Engine {
             // A timer created or cancelled on another thread: schedule it, or drop it.
             if (t.isCancelled()) {
                 timers.remove(t);
-            } else if (closing) {
-                t.cancel();
             } else {
-                t.sequence(timerSequence++);
-                timers.add(t);
+                addTimer(t);
             }
         } else {
             ready.addLast((Runnable) item);
@@ -324,33 +300,58 @@ public abstract class Engine {
     }
 
     private void runCallback(Runnable r) {
-        long start = debug ? System.nanoTime() : 0;
+        if (slow != null) {
+            slow.run(r);
+            return;
+        }
         try {
             r.run();
         } catch (Throwable t) {
-            report("exception in callback " + r, t, r);
+            callbackFailed(r, t);
         }
-        if (debug) {
-            long took = System.nanoTime() - start;
-            if (took >= slowCallbackNanos) {
-                LOG.log(System.Logger.Level.WARNING, "loop (" + backendName + "): executing " + r + " took "
-                        + java.time.Duration.ofNanos(took).toMillis() + " ms" + DebugCallback.siteOf(r));
-            }
+    }
+
+    private void callbackFailed(Runnable r, Throwable t) {
+        try {
+            report("exception in callback " + EngineLog.describe(r), t, r);
+        } catch (Throwable noMemoryForTheMessage) {
+            log.lost();
+        }
+    }
+
+    /**
+     * Debug mode: {@link System#nanoTime()} at the start of a slice of work inside a callback that
+     * is timed and named on its own (a task's turn); 0 outside debug mode.
+     */
+    public final long sliceStart() {
+        return debug ? System.nanoTime() : 0;
+    }
+
+    /**
+     * Debug mode: ends the slice {@link #sliceStart()} began; a slow one is logged as {@code what}
+     * (its toString, built only then: a task's starts with its name), and its time is not counted
+     * again for the callback it ran in. Loop thread.
+     */
+    public final void sliceEnd(long start, Object what) {
+        if (slow != null) {
+            slow.sliceEnd(start, what);
         }
     }
 
     private void enter() {
-        if (closed || closing) {
-            throw new IllegalStateException("loop is closed (backend " + backendName + "): cannot run it");
+        synchronized (this) { // close() checks the owner under the same lock
+            if (closed || closing) {
+                throw new IllegalStateException("loop is closed (backend " + backendName + "): cannot run it");
+            }
+            if (owner != null) {
+                throw new IllegalStateException("loop is already running on thread " + owner.getName());
+            }
+            if (CURRENT.get() != null) {
+                throw new IllegalStateException("another loop is already running on thread "
+                        + Thread.currentThread().getName());
+            }
+            owner = Thread.currentThread();
         }
-        if (owner != null) {
-            throw new IllegalStateException("loop is already running on thread " + owner.getName());
-        }
-        if (CURRENT.get() != null) {
-            throw new IllegalStateException("another loop is already running on thread "
-                    + Thread.currentThread().getName());
-        }
-        owner = Thread.currentThread();
         CURRENT.set(this);
     }
 
@@ -389,19 +390,13 @@ public abstract class Engine {
      * that must release something when the loop closes registers a {@linkplain #addCloseHook close
      * hook} from {@code create}. Loop thread, or any thread while the loop is not running.
      */
-    @SuppressWarnings("unchecked")
     public final <T> T extension(Key<T> key, Function<Engine, T> create) {
-        Object e = extensions.get(key);
-        if (e == null) {
-            e = Objects.requireNonNull(create.apply(this), "extension " + key);
-            extensions.put(key, e);
-        }
-        return (T) e;
+        return extensions.get(this, key, create);
     }
 
     /** Runs {@code hook} on the closing thread when the loop closes, before timers are cancelled. */
     public final void addCloseHook(Runnable hook) {
-        closeHooks.add(hook);
+        extensions.addCloseHook(hook);
     }
 
     /**
@@ -428,7 +423,7 @@ public abstract class Engine {
         Engine previous = CURRENT.get();
         CURRENT.set(this);
         try {
-            for (Runnable hook : closeHooks) {
+            for (Runnable hook : extensions.closeHooks()) {
                 runCallback(hook);
             }
             drainInbox();
@@ -470,25 +465,34 @@ public abstract class Engine {
 
     /**
      * Hands an error nobody else can receive to the loop's exception handler ({@link #handle}).
-     * Never throws: a handler that fails is logged together with what it was handling.
+     * Never throws: a handler that fails is logged with what it was handling added to its failure
+     * as suppressed; if logging fails too, the report is counted ({@link #failedReports()}) and a
+     * fixed line goes to standard error.
      */
     public final void report(String message, Throwable error, Object source) {
         try {
             handle(message, error, source);
         } catch (Throwable handlerFailed) {
-            if (error != null && handlerFailed != error) {
-                handlerFailed.addSuppressed(error);
-            }
-            logDefault("the loop's exception handler failed while handling: " + message, handlerFailed);
+            log.handlerFailed(message, error, handlerFailed);
         }
     }
 
     /** The loop's exception handler: the user's, or {@link #logDefault}. May throw. */
     protected abstract void handle(String message, Throwable error, Object source) throws Throwable;
 
-    /** What the default exception handler does: log at ERROR on the {@code dev.loop} logger. */
+    /** What the default exception handler does: log at ERROR on the {@code dev.loop} logger. Never throws. */
     protected final void logDefault(String message, Throwable error) {
-        LOG.log(System.Logger.Level.ERROR, "loop (" + backendName + "): " + message, error);
+        log.error(message, error);
+    }
+
+    /** Reports that could be neither handled nor logged (each also printed a fixed line on standard error). */
+    public final long failedReports() {
+        return log.failed();
+    }
+
+    /** {@code String.valueOf(o)} that never throws, for messages about objects of users' classes. */
+    public static String describe(Object o) {
+        return EngineLog.describe(o);
     }
 
     // ---------------------------------------------------------------- state
@@ -511,11 +515,6 @@ public abstract class Engine {
     /** Any thread. */
     public final boolean isClosed() {
         return closed;
-    }
-
-    /** True once {@link #close()} began. Loop thread. */
-    public final boolean isClosing() {
-        return closing;
     }
 
     /** True on the thread that runs this loop right now. Any thread. */

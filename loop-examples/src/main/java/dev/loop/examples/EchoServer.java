@@ -1,29 +1,37 @@
 package dev.loop.examples;
 
-import dev.loop.net.Connection;
-import dev.loop.net.ConnectionHandler;
+import dev.loop.Async;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.net.Connection;
+import dev.loop.net.ConnectionHandler;
+import dev.loop.net.LimitExceededException;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
+import dev.loop.net.ServerOptions;
+import dev.loop.net.SocketOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /**
  * {@code echo-server [--port P] [--backend NAME] [--host H] [--prefix]}: sends back every byte it
- * receives, or, with {@code --prefix}, answers each line with {@code "Got: "} and the line. Runs
- * until interrupted (Ctrl-C).
+ * receives (a push-style handler), or, with {@code --prefix}, answers each line with
+ * {@code "Got: "} and the line (a task per connection, sequential code with ordinary
+ * {@code try}/{@code catch}). Runs until interrupted (Ctrl-C).
  *
  * <p>Without {@code --backend} it uses {@code select}: the epoll backend has no sockets yet.
  */
 public final class EchoServer {
     /** Longest line answered in {@code --prefix} mode; a longer one closes the connection. */
     static final int MAX_LINE = 64 * 1024;
+    /** How long {@code --prefix} mode waits for a line before it says goodbye. */
+    static final Duration READ_TIMEOUT = Duration.ofMinutes(5);
 
     private EchoServer() {
     }
@@ -45,13 +53,18 @@ public final class EchoServer {
 
     /** Listens on {@code address}; the server runs while the loop does. */
     public static Server start(Loop loop, InetSocketAddress address, boolean prefix) throws IOException {
-        return Net.listen(loop, address, c -> {
-            if (prefix) {
-                answerLines(c);
-            } else {
-                c.setHandler(ECHO);
-            }
-        });
+        return start(loop, address, prefix, READ_TIMEOUT);
+    }
+
+    /** {@link #start(Loop, InetSocketAddress, boolean)}, waiting at most {@code readTimeout} for a line. */
+    public static Server start(Loop loop, InetSocketAddress address, boolean prefix, Duration readTimeout)
+            throws IOException {
+        if (!prefix) {
+            return Net.listen(loop, address, c -> c.setHandler(ECHO));
+        }
+        ServerOptions options = ServerOptions.defaults()
+                .withAccepted(SocketOptions.defaults().withReadTimeout(readTimeout));
+        return Net.listen(loop, address, options, c -> loop.spawn(() -> answerLines(c)));
     }
 
     /** Push style: every chunk goes straight back (write copies what the kernel cannot take yet). */
@@ -64,16 +77,26 @@ public final class EchoServer {
         }
     };
 
-    /** Pull style: one line at a time, one answer per line. */
-    private static void answerLines(Connection c) {
-        c.readLine(MAX_LINE).onDone(f -> {
-            if (!f.isSuccess() || f.result() == null) {
-                c.close();
-                return;
+    /**
+     * Pull style, in a task: one line at a time, one answer per line. The awaits declare
+     * {@code IOException}, so each failure is caught by its type (docs/adr/0007).
+     */
+    private static Void answerLines(Connection c) {
+        try {
+            String line;
+            while ((line = Async.await(c.readLine(MAX_LINE), IOException.class)) != null) {
+                // the write's future is done once the kernel took the bytes: a slow reader slows us
+                Async.await(c.write(("Got: " + line + "\n").getBytes(StandardCharsets.UTF_8)), IOException.class);
             }
-            ByteBuffer answer = StandardCharsets.UTF_8.encode("Got: " + f.result() + "\n");
-            c.write(answer);
-            c.drain().onDone(d -> answerLines(c));
-        });
+        } catch (SocketTimeoutException idle) {
+            c.write("Bye: no line for a while\n".getBytes(StandardCharsets.UTF_8));
+        } catch (LimitExceededException tooLong) {
+            c.write(("Bye: a line is longer than " + MAX_LINE + " bytes\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException gone) {
+            // the peer reset or the loop closed the connection: nobody to answer
+        } finally {
+            c.close(); // sends what is queued, then closes
+        }
+        return null;
     }
 }

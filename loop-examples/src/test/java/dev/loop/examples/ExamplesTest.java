@@ -76,6 +76,26 @@ class ExamplesTest {
     }
 
     @Test
+    void echoServerWithPrefixSaysGoodbyeToAClientThatSendsNoLine() throws Exception {
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"))) {
+            Server server = EchoServer.start(loop, ANY_PORT, true, java.time.Duration.ofMillis(100));
+            CompletableFuture<List<String>> client = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.localAddress().getPort())) {
+                    OutputStream o = s.getOutputStream();
+                    BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+                    o.write("one\n".getBytes(StandardCharsets.UTF_8));
+                    String first = in.readLine();
+                    return List.of(first, in.readLine(), String.valueOf(in.readLine())); // then silence
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertEquals(List.of("Got: one", "Bye: no line for a while", "null"),
+                    loop.runUntilComplete(LoopFuture.from(client, loop)));
+        }
+    }
+
+    @Test
     void httpGetPrintsTheStatusLineAndBodySize() throws Exception {
         HttpServer http = HttpServer.create(ANY_PORT, 0);
         byte[] body = new byte[12_345];

@@ -374,6 +374,55 @@ public class LoopContract {
     }
 
     @Test
+    void aCallSoonThatHappensBeforeAnotherRunsFirstWhicheverThreadsMadeThem() throws Exception {
+        Loop loop = open();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Promise<Void> done = loop.newPromise();
+        loop.callSoon(() -> {
+            // another thread first, then (after the join) the loop thread: FIFO by happens-before
+            onAnotherThread(() -> loop.callSoon(() -> seen.add("foreign 1")));
+            loop.callSoon(() -> seen.add("loop 1"));
+            // and the reverse
+            loop.callSoon(() -> seen.add("loop 2"));
+            onAnotherThread(() -> loop.callSoon(() -> seen.add("foreign 2")));
+            loop.execute(() -> seen.add("loop 3"));
+            onAnotherThread(() -> loop.execute(() -> seen.add("foreign 3")));
+            onAnotherThread(() -> loop.execute(() -> seen.add("foreign 4")));
+            loop.callSoon(() -> done.complete(null));
+        });
+        loop.runUntilComplete(done);
+        assertEquals(List.of("foreign 1", "loop 1", "loop 2", "foreign 2", "loop 3", "foreign 3", "foreign 4"), seen);
+    }
+
+    @Test
+    void timersOfEqualDeadlinesFireInSchedulingOrderWhicheverThreadsMadeThem() throws Exception {
+        ManualClock clock = ManualClock.create(); // time stands still: every deadline below is the same
+        Loop loop = open(options().withClock(clock));
+        List<String> seen = new CopyOnWriteArrayList<>();
+        loop.callSoon(() -> {
+            onAnotherThread(() -> loop.callLater(Duration.ZERO, () -> seen.add("foreign")));
+            loop.callLater(Duration.ZERO, () -> seen.add("loop"));
+            loop.callLater(Duration.ZERO, loop::stop);
+        });
+        loop.runForever();
+        if (seen.size() < 2) {
+            spin(loop);
+        }
+        assertEquals(List.of("foreign", "loop"), seen);
+    }
+
+    /** Runs {@code r} on a new thread and waits for it: what it did happens-before what follows. */
+    private static void onAnotherThread(Runnable r) {
+        Thread t = new Thread(r);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void aForeignCallSoonWakesALoopBlockedWithNoTimers() throws Exception {
         Loop loop = open();
         CountDownLatch started = new CountDownLatch(1);
@@ -514,6 +563,63 @@ public class LoopContract {
     }
 
     @Test
+    void everySubmissionAfterCloseIsRefusedWithTheSameExceptionFromAnyThread() throws Exception {
+        Loop loop = open();
+        loop.close();
+        List<Runnable> submissions = List.of(
+                () -> loop.callSoon(() -> { }),
+                () -> loop.execute(() -> { }),
+                () -> loop.callLater(Duration.ZERO, () -> { }),
+                () -> loop.callAt(loop.time(), () -> { }),
+                () -> loop.spawn(() -> null),
+                () -> loop.offload(() -> null));
+        for (Runnable submit : submissions) {
+            for (boolean elsewhere : new boolean[] {false, true}) {
+                AtomicReference<Throwable> thrown = new AtomicReference<>();
+                Runnable attempt = () -> {
+                    try {
+                        submit.run();
+                    } catch (Throwable t) {
+                        thrown.set(t);
+                    }
+                };
+                if (elsewhere) {
+                    onAnotherThread(attempt);
+                } else {
+                    attempt.run();
+                }
+                assertInstanceOf(java.util.concurrent.RejectedExecutionException.class, thrown.get(),
+                        "submission " + submissions.indexOf(submit) + (elsewhere ? " from another thread" : ""));
+                assertTrue(thrown.get().getMessage().contains("closed"), thrown.get().getMessage());
+            }
+        }
+    }
+
+    @Test
+    void completingAFutureAfterItsLoopClosedTakesEffectWithoutThrowingAtTheCompleter() throws Exception {
+        Loop loop = open();
+        Promise<String> p = loop.newPromise();
+        Promise<String> q = loop.newPromise();
+        AtomicInteger callbacks = new AtomicInteger();
+        p.onDone(f -> callbacks.incrementAndGet());
+        q.onDone(f -> callbacks.incrementAndGet());
+        loop.close();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        onAnotherThread(() -> {
+            try {
+                p.complete("late");
+                assertTrue(q.cancel());
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        assertNull(thrown.get(), () -> "the completer got " + thrown.get());
+        assertEquals("late", p.result());
+        assertTrue(q.isCancelled());
+        assertEquals(0, callbacks.get(), "callbacks of a closed loop never run");
+    }
+
+    @Test
     void closeOnARunningLoopThrowsAndSaysWhatToDo() {
         Loop loop = open();
         AtomicReference<Throwable> error = new AtomicReference<>();
@@ -628,6 +734,71 @@ public class LoopContract {
         loop.callSoon(after::incrementAndGet);
         spin(loop);
         assertEquals(1, after.get());
+    }
+
+    @Test
+    void aThrowingExceptionHandlerLosesNeitherItsFailureNorTheOriginal() {
+        Loop loop = open();
+        IllegalStateException handlerBroke = new IllegalStateException("handler broke");
+        loop.setExceptionHandler((l, m, e, s) -> {
+            throw handlerBroke;
+        });
+        RuntimeException original = new RuntimeException("original");
+        try (LogCapture log = LogCapture.start("dev.loop")) {
+            loop.callSoon(() -> {
+                throw original;
+            });
+            spin(loop);
+            assertEquals(List.of(handlerBroke), log.thrown(), log.text());
+            assertEquals(List.of(original), Arrays.asList(handlerBroke.getSuppressed()));
+            assertTrue(log.text().contains("exception handler failed"), log.text());
+        }
+    }
+
+    @Test
+    void theLoopsErrorPathNeverThrowsEvenWhenLoggingAndToStringFail() {
+        Loop loop = open();
+        loop.setExceptionHandler((l, m, e, s) -> {
+            throw new IllegalStateException("handler broke");
+        });
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.loop");
+        java.util.logging.Handler broken = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                throw new IllegalStateException("logging broke");
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.addHandler(broken);
+        try {
+            Runnable nasty = new Runnable() {
+                @Override
+                public void run() {
+                    throw new RuntimeException("callback failed");
+                }
+
+                @Override
+                public String toString() {
+                    throw new IllegalStateException("toString broke");
+                }
+            };
+            AtomicInteger after = new AtomicInteger();
+            long before = loop.diagnostics().failedReports();
+            loop.callSoon(nasty);
+            loop.callSoon(after::incrementAndGet);
+            spin(loop);
+            assertEquals(1, after.get(), "the loop carried on");
+            assertEquals(before + 1, loop.diagnostics().failedReports(), "the report that could not be logged is counted");
+        } finally {
+            jul.removeHandler(broken);
+        }
     }
 
     @Test
@@ -849,6 +1020,46 @@ public class LoopContract {
         assertSame(boom, failing.exception());
         assertEquals(List.of(), LoopFuture.all(loop, List.<LoopFuture<Integer>>of()).result());
         assertThrows(IllegalArgumentException.class, () -> LoopFuture.any(loop, List.of()));
+    }
+
+    @Test
+    void aRefusedRunUntilCompleteLeavesNoStaleStopBehind() {
+        Loop outer = open();
+        Loop refused = open();
+        Promise<String> alreadyDone = refused.newPromise();
+        alreadyDone.complete("done");
+        Promise<String> pending = refused.newPromise();
+        List<String> errors = new ArrayList<>();
+        Promise<Void> tried = outer.newPromise();
+        outer.callSoon(() -> {
+            for (Promise<String> p : List.of(alreadyDone, pending)) {
+                try {
+                    refused.runUntilComplete(p); // another loop runs on this thread: refused
+                    errors.add("not refused");
+                } catch (IllegalStateException e) {
+                    errors.add(e.getMessage());
+                }
+            }
+            tried.complete(null);
+        });
+        outer.runUntilComplete(tried);
+        assertEquals(2, errors.size());
+        errors.forEach(m -> assertTrue(m.contains("another loop is already running"), m));
+        // The refused loop runs to completion next time: no stop left over from the refused calls.
+        Promise<String> later = refused.newPromise();
+        int[] hops = {0};
+        Runnable[] hop = new Runnable[1];
+        hop[0] = () -> {
+            if (++hops[0] < 5) {
+                refused.callSoon(hop[0]); // a few iterations, so a stale stop would end the run early
+            } else {
+                later.complete("ran to completion");
+            }
+        };
+        refused.callSoon(hop[0]);
+        assertEquals("ran to completion", refused.runUntilComplete(later));
+        pending.complete("late");
+        assertEquals("late", refused.runUntilComplete(pending));
     }
 
     @Test

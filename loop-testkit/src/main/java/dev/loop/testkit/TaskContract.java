@@ -26,12 +26,14 @@ import dev.loop.sync.AsyncQueue;
 import dev.loop.sync.AsyncSemaphore;
 import dev.loop.sync.QueueClosedException;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -429,6 +431,177 @@ public class TaskContract {
         assertEquals("done", loop.runUntilComplete(work));
     }
 
+    @Test
+    void aTaskThatCancelsItselfGetsTheCancellationAtItsNextSuspensionWhateverItAwaits() {
+        Loop loop = open();
+        Promise<String> never = loop.newPromise();
+        AsyncQueue<String> queue = new AsyncQueue<>();
+        List<String> log = new ArrayList<>();
+        Task<String> t = loop.spawn(() -> {
+            for (String what : List.of("promise", "sleep", "queue", "yield")) {
+                Async.currentTask().cancel();
+                try {
+                    switch (what) {
+                        case "promise" -> Async.await(never);
+                        case "sleep" -> Async.sleep(Duration.ofHours(1));
+                        case "queue" -> queue.take();
+                        default -> Async.yieldNow();
+                    }
+                    log.add(what + ": went on");
+                } catch (CancellationException e) {
+                    log.add(what + ": cancelled at " + millis(loop));
+                    Async.currentTask().uncancel();
+                }
+            }
+            queue.offer("still usable");
+            return queue.take();
+        });
+        assertEquals("still usable", runWithWatchdog(loop, t));
+        assertEquals(List.of("promise: cancelled at 0", "sleep: cancelled at 0", "queue: cancelled at 0",
+                "yield: cancelled at 0"), log);
+        assertTrue(never.isCancelled(), "what the task awaited is cancelled with it, as asyncio does");
+    }
+
+    @Test
+    void aCancelReArmedByATaskGroupComesAtTheNextSuspension() {
+        Loop loop = open();
+        Promise<String> never = loop.newPromise();
+        Task<String> t = loop.spawn(() -> {
+            try {
+                TaskGroup.run(g -> {
+                    g.spawn(() -> {
+                        try {
+                            Async.sleep(Duration.ofHours(1));
+                        } finally {
+                            throw new IOException("failed while being cancelled");
+                        }
+                    });
+                    Async.sleep(Duration.ofHours(1));
+                    return null;
+                });
+                return "the group did not fail";
+            } catch (TaskGroupException failures) {
+                // The outside cancel came out as the group's failures; it is re-armed, not lost.
+                try {
+                    Async.await(never);
+                    return "the cancel was lost";
+                } catch (CancellationException c) {
+                    return "re-armed cancel delivered at " + millis(loop);
+                }
+            }
+        });
+        loop.callLater(Duration.ofMillis(1), t::cancel);
+        assertEquals("re-armed cancel delivered at 1", runWithWatchdog(loop, t));
+    }
+
+    @Test
+    void cancellingATaskCancelsTheCompletionStageItAwaits() {
+        Loop loop = open();
+        CompletableFuture<String> viaAwait = new CompletableFuture<>();
+        CompletableFuture<String> viaFrom = new CompletableFuture<>();
+        Task<String> a = loop.spawn(() -> Async.await(viaAwait));
+        Task<String> b = loop.spawn(() -> Async.await(LoopFuture.from(viaFrom, loop)));
+        loop.callLater(Duration.ofMillis(1), () -> {
+            a.cancel();
+            b.cancel();
+        });
+        assertThrows(CancellationException.class, () -> runWithWatchdog(loop, a));
+        assertThrows(CancellationException.class, () -> runWithWatchdog(loop, b));
+        runTask(loop, () -> null); // the stage is cancelled by a callback of the loop
+        assertTrue(viaAwait.isCancelled(), "the stage awaited with Async.await is cancelled");
+        assertTrue(viaFrom.isCancelled(), "the stage behind LoopFuture.from is cancelled");
+    }
+
+    @Test
+    void cancellingATaskAwaitingAllCancelsTheUnfinishedChildren() {
+        Loop loop = open();
+        Task<String> sleeper = loop.spawn(() -> {
+            Async.sleep(Duration.ofHours(1));
+            return "slept";
+        });
+        Promise<String> pending = loop.newPromise();
+        Promise<String> done = loop.newPromise();
+        done.complete("done");
+        LoopFuture<List<String>> all = LoopFuture.all(loop, List.of(sleeper, pending, done));
+        Task<List<String>> awaiter = loop.spawn(() -> Async.await(all));
+        loop.callLater(Duration.ofMillis(1), awaiter::cancel);
+        assertThrows(CancellationException.class, () -> runWithWatchdog(loop, awaiter));
+        assertThrows(CancellationException.class, () -> runWithWatchdog(loop, sleeper));
+        assertTrue(pending.isCancelled());
+        assertEquals("done", done.result());
+
+        // A child cancelled on its own cancels the aggregate, not its siblings (asyncio's gather).
+        Promise<String> x = loop.newPromise();
+        Promise<String> y = loop.newPromise();
+        LoopFuture<List<String>> both = LoopFuture.all(loop, List.of(x, y));
+        x.cancel();
+        runTask(loop, () -> {
+            Async.yieldNow();
+            return null;
+        });
+        assertTrue(both.isCancelled());
+        assertFalse(y.isDone(), "a sibling keeps running");
+    }
+
+    @Test
+    void anAwaitedTaskThatSwallowsTheCancelDecidesWhatTheAwaiterSees() {
+        Loop loop = open();
+        Task<String> swallows = loop.spawn(() -> {
+            try {
+                Async.sleep(Duration.ofHours(1));
+                return "slept";
+            } catch (CancellationException e) {
+                Async.sleep(Duration.ofMillis(2)); // cleanup, then a value anyway
+                return "value despite the cancel";
+            }
+        });
+        Task<String> fails = loop.spawn(() -> {
+            try {
+                Async.sleep(Duration.ofHours(1));
+                return "slept";
+            } catch (CancellationException e) {
+                throw new IOException("failed while being cancelled");
+            }
+        });
+        Task<String> awaiter = loop.spawn(() -> {
+            String v = Async.await(swallows);
+            String afterward;
+            try {
+                Async.await(fails, IOException.class);
+                afterward = "no failure";
+            } catch (IOException e) {
+                afterward = e.getMessage();
+            }
+            Async.sleep(Duration.ofMillis(1)); // not cancelled: it goes on
+            return v + " / " + afterward + " / cancelling=" + Async.currentTask().cancelling();
+        });
+        loop.callLater(Duration.ofMillis(1), awaiter::cancel);
+        loop.callLater(Duration.ofMillis(5), awaiter::cancel);
+        assertEquals("value despite the cancel / failed while being cancelled / cancelling=2",
+                runWithWatchdog(loop, awaiter));
+        assertFalse(awaiter.isCancelled());
+    }
+
+    @Test
+    void aTimeoutAroundATaskThatSwallowsTheCancelReturnsItsValue() {
+        Loop loop = open();
+        String r = runWithWatchdog(loop, loop.spawn(() -> {
+            Task<String> inner = loop.spawn(() -> {
+                try {
+                    Async.sleep(Duration.ofHours(1));
+                    return "slept";
+                } catch (CancellationException e) {
+                    Async.sleep(Duration.ofMillis(2));
+                    return "late value";
+                }
+            });
+            String v = Async.timeout(Duration.ofMillis(5), () -> Async.await(inner));
+            Async.sleep(Duration.ofMillis(1)); // the timeout's cancel is withdrawn: nothing pending
+            return v + " at " + millis(loop) + ", cancelling=" + Async.currentTask().cancelling();
+        }));
+        assertEquals("late value at 8, cancelling=0", r);
+    }
+
     // ------------------------------------------------------------------ timeouts
 
     @Test
@@ -512,6 +685,43 @@ public class TaskContract {
         loop.callLater(Duration.ofMillis(1), t::cancel);
         assertThrows(CancellationException.class, () -> loop.runUntilComplete(t));
         assertEquals(1, t.cancelling());
+    }
+
+    @Test
+    void zeroAndNegativeTimeoutsExpireAtTheBodysFirstSuspension() {
+        Loop loop = open();
+        List<String> log = new ArrayList<>();
+        runWithWatchdog(loop, loop.spawn(() -> {
+            for (Duration d : List.of(Duration.ZERO, Duration.ofMillis(-5))) {
+                try {
+                    Async.timeout(d, () -> {
+                        log.add("body runs up to its first suspension");
+                        Promise<String> soon = loop.newPromise();
+                        loop.callSoon(() -> soon.complete("soon"));
+                        return Async.await(soon);
+                    });
+                    log.add(d + ": no timeout");
+                } catch (TimeoutException e) {
+                    log.add(d + ": timed out at " + millis(loop));
+                }
+            }
+            log.add("without a suspension: " + Async.timeout(Duration.ZERO, () -> "the value"));
+            Async.yieldNow(); // nothing of the expired timeout is left pending
+            try {
+                Async.timeout(Duration.ofHours(1), t -> {
+                    t.reschedule(Duration.ZERO);
+                    Async.yieldNow();
+                    return null;
+                });
+            } catch (TimeoutException e) {
+                log.add("rescheduled to zero: timed out");
+            }
+            log.add("cancelling=" + Async.currentTask().cancelling());
+            return null;
+        }));
+        assertEquals(List.of("body runs up to its first suspension", "PT0S: timed out at 0",
+                "body runs up to its first suspension", "PT-0.005S: timed out at 0",
+                "without a suspension: the value", "rescheduled to zero: timed out", "cancelling=0"), log);
     }
 
     // ------------------------------------------------------------------ task groups
@@ -636,6 +846,62 @@ public class TaskContract {
         loop.callLater(Duration.ofMillis(1), t::cancel);
         assertThrows(CancellationException.class, () -> loop.runUntilComplete(t));
         assertEquals(1, t.cancelling());
+    }
+
+    @Test
+    void leavingATaskGroupBlockAttachesEveryChildFailureToTheBodysException() {
+        Loop loop = open();
+        IOException early = new IOException("failed before the body threw");
+        IOException whileCancelled = new IOException("failed while being cancelled");
+        IllegalArgumentException bodyError = new IllegalArgumentException("body failed");
+        Throwable thrown = assertThrows(IllegalArgumentException.class, () -> runTask(loop, () -> {
+            try (var g = TaskGroup.open()) {
+                g.spawn(() -> {
+                    Async.sleep(Duration.ofMillis(1));
+                    throw early;
+                });
+                g.spawn(() -> {
+                    try {
+                        Async.sleep(Duration.ofHours(1));
+                    } finally {
+                        throw whileCancelled;
+                    }
+                });
+                Async.sleep(Duration.ofMillis(5));
+                throw bodyError;
+            }
+        }));
+        assertSame(bodyError, thrown);
+        assertEquals(1, thrown.getSuppressed().length, () -> List.of(thrown.getSuppressed()).toString());
+        TaskGroupException group = assertInstanceOf(TaskGroupException.class, thrown.getSuppressed()[0]);
+        assertEquals(List.of(early, whileCancelled), group.failures());
+    }
+
+    @Test
+    void aShieldedFailureWhoseAwaitersWereAllCancelledIsReportedOnce() {
+        Loop loop = open();
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        List<String> messages = new CopyOnWriteArrayList<>();
+        loop.setExceptionHandler((l, msg, err, src) -> {
+            reported.add(err);
+            messages.add(msg);
+        });
+        Task<String> work = loop.spawn(() -> {
+            Async.sleep(Duration.ofMillis(5));
+            throw new IOException("nobody is left to see this");
+        });
+        LoopFuture<String> shield = Async.shield(work);
+        Task<?> a = loop.spawn(() -> Async.await(shield));
+        Task<?> b = loop.spawn(() -> Async.await(shield));
+        loop.callLater(Duration.ofMillis(1), a::cancel);
+        assertThrows(CancellationException.class, () -> runWithWatchdog(loop, a));
+        assertThrows(CancellationException.class, () -> runWithWatchdog(loop, b));
+        assertThrows(IOException.class, () -> runWithWatchdog(loop, work));
+        runTask(loop, () -> null);
+        loop.close(); // and not a second time as a task exception nobody retrieved
+        assertEquals(1, reported.size(), messages::toString);
+        assertEquals("nobody is left to see this", reported.get(0).getMessage());
+        assertTrue(messages.get(0).contains("shield"), messages.get(0));
     }
 
     @Test
@@ -892,6 +1158,139 @@ public class TaskContract {
             return where;
         });
         assertEquals("elsewhere", r);
+    }
+
+    // ------------------------------------------------------------------ checked exceptions, combinators, reasons
+
+    @Test
+    void aCheckedExceptionIsCaughtByItsTypeAroundAnAwaitThatDeclaresIt() {
+        Loop loop = open();
+        SocketTimeoutException slow = new SocketTimeoutException("read timed out");
+        TimeoutException undeclared = new TimeoutException("not an IOException");
+        IllegalStateException unchecked = new IllegalStateException("unchecked");
+        String r = runTask(loop, () -> {
+            List<String> seen = new ArrayList<>();
+            Promise<String> p = loop.newPromise();
+            loop.callSoon(() -> p.fail(slow));
+            try {
+                Async.await(p, IOException.class);
+            } catch (SocketTimeoutException e) {
+                seen.add(e == slow ? "caught the very SocketTimeoutException" : "another object");
+            }
+            CompletableFuture<String> stage = CompletableFuture.failedFuture(slow);
+            try {
+                Async.await(stage, IOException.class);
+            } catch (SocketTimeoutException e) {
+                seen.add(e == slow ? "and from a stage" : "another object");
+            }
+            Promise<String> q = loop.newPromise();
+            q.fail(undeclared);
+            CompletionException wrapped = assertThrows(CompletionException.class, () -> Async.await(q, IOException.class));
+            seen.add(wrapped.getCause() == undeclared ? "an undeclared checked one is wrapped" : "not wrapped");
+            Promise<String> u = loop.newPromise();
+            u.fail(unchecked);
+            seen.add(assertThrows(IllegalStateException.class, () -> Async.await(u, IOException.class)) == unchecked
+                    ? "an unchecked one is itself" : "not itself");
+            Promise<String> c = loop.newPromise();
+            c.cancel();
+            assertThrows(CancellationException.class, () -> Async.await(c, IOException.class));
+            return String.join(", ", seen);
+        });
+        assertEquals("caught the very SocketTimeoutException, and from a stage, an undeclared checked one is wrapped, "
+                + "an unchecked one is itself", r);
+    }
+
+    @Test
+    void mapFlatMapAndRecoverRunOnTheLoopAndPassFailuresAndCancellationsOn() {
+        Loop loop = open();
+        List<String> log = new CopyOnWriteArrayList<>();
+        String r = runTask(loop, () -> {
+            Promise<Integer> p = loop.newPromise();
+            LoopFuture<String> mapped = p.map(v -> {
+                log.add("map on the loop: " + loop.inLoop());
+                return "v=" + v;
+            });
+            LoopFuture<String> composed = mapped.flatMap(s -> loop.spawn(() -> {
+                Async.sleep(Duration.ofMillis(1));
+                return s + ", composed";
+            }));
+            new Thread(() -> p.complete(42)).start(); // completed elsewhere, callbacks on the loop
+            String value = Async.await(composed);
+
+            Promise<Integer> failing = loop.newPromise();
+            IOException boom = new IOException("boom");
+            failing.fail(boom);
+            assertEquals(-1, Async.await(failing.map(v -> v + 1).recover(e -> e == boom ? -1 : -2)),
+                    "map passes the failure on, recover gets the very exception");
+            Promise<Integer> source = loop.newPromise();
+            LoopFuture<Integer> fnThrows = source.map(v -> {
+                throw new IllegalArgumentException("fn failed");
+            });
+            source.complete(1);
+            assertEquals("fn failed", assertThrows(IllegalArgumentException.class, () -> Async.await(fnThrows)).getMessage());
+            Promise<Integer> cancelled = loop.newPromise();
+            LoopFuture<Integer> recovered = cancelled.recover(e -> 0);
+            cancelled.cancel();
+            assertThrows(CancellationException.class, () -> Async.await(recovered), "cancellation is not recovered");
+
+            Promise<Integer> upstream = loop.newPromise();
+            LoopFuture<Integer> derived = upstream.map(v -> v);
+            Task<Integer> awaiter = loop.spawn(() -> Async.await(derived));
+            Async.yieldNow();
+            awaiter.cancel();
+            assertThrows(CancellationException.class, () -> Async.await(awaiter));
+            Async.yieldNow();
+            log.add("cancelling what awaits a mapped future cancels its source: " + upstream.isCancelled());
+            return value;
+        });
+        assertEquals("v=42, composed", r);
+        assertEquals(List.of("map on the loop: true", "cancelling what awaits a mapped future cancels its source: true"), log);
+    }
+
+    @Test
+    void aCancelReasonReachesTheCancellationException() {
+        Loop loop = open();
+        Promise<String> p = loop.newPromise();
+        assertTrue(p.cancel("no longer needed"));
+        assertTrue(assertThrows(CancellationException.class, p::result).getMessage().contains("no longer needed"));
+        assertTrue(assertThrows(CancellationException.class, p::exception).getMessage().contains("no longer needed"));
+
+        Promise<String> awaited = loop.newPromise();
+        List<String> inside = new ArrayList<>();
+        Task<String> t = loop.spawn(() -> {
+            try {
+                return Async.await(awaited);
+            } catch (CancellationException e) {
+                inside.add(e.getMessage());
+                throw e;
+            }
+        });
+        loop.callLater(Duration.ofMillis(1), () -> t.cancel("shutting down"));
+        String outside = assertThrows(CancellationException.class, () -> runWithWatchdog(loop, t)).getMessage();
+        assertEquals(1, inside.size());
+        assertTrue(inside.get(0).contains("shutting down") && inside.get(0).contains(t.name()), inside.get(0));
+        assertTrue(outside.contains("shutting down"), outside);
+        assertTrue(assertThrows(CancellationException.class, awaited::result).getMessage().contains("shutting down"),
+                "the reason is handed on with the cancel");
+    }
+
+    @Test
+    void debugModeLogsASlowTaskStepWithTheTasksName() {
+        Loop loop = open(options().withClock(ManualClock.autoAdvancing()).withDebug(true)
+                .withSlowCallbackThreshold(Duration.ZERO));
+        try (LogCapture log = LogCapture.start("dev.loop")) {
+            Promise<String> p = loop.newPromise();
+            Task<String> t = loop.spawn(() -> {
+                Async.yieldNow();
+                return Async.await(p); // resumed from p's callbacks, not from a step of its own
+            });
+            loop.callLater(Duration.ofMillis(1), () -> p.complete("v"));
+            assertEquals("v", runWithWatchdog(loop, t));
+            String text = log.text();
+            long named = text.lines().filter(l -> l.contains("executing " + t.name())).count();
+            assertTrue(named >= 3, "every turn of the task (start, after the yield, after the await) is named: " + text);
+            assertFalse(text.contains("LoopTask$$Lambda"), "a step is logged by the task's name, not a lambda's class: " + text);
+        }
     }
 
     // ------------------------------------------------------------------ queues

@@ -12,11 +12,13 @@ import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -95,61 +97,45 @@ public final class Compare {
         boolean pin = o.pin() && Processes.canPin();
         results.meta("pinning", pin ? "echo server on CPU 0, load generator on CPU 1 (taskset)"
                 : "none (" + (o.pin() ? "taskset or a second CPU missing" : "--no-pin") + ")");
-        results.meta("runs", String.format(Locale.ROOT,
-                "each contender and workload: 1 fork/process, %d ms warm-up, %d x %d ms measured", o.warmup().toMillis(),
-                o.iterations(), o.iteration().toMillis()));
         results.meta("python", o.peers() ? PythonPeers.describe(o.python()) : "not run (--no-peers)");
+        results.meta("pairing", pairing(o));
 
         // --- the plan --------------------------------------------------------------------------
+        Files.createDirectories(o.out());
+        Path scripts = Processes.extractPython(o.out().resolve("python"));
+        Path logs = o.out().resolve("logs");
         MicroRunner.Plan plan = new MicroRunner.Plan(backends, timers, defaultTimers, transports, o.pending(), o.full(),
                 o.peers());
-        List<MicroRunner.Case> cases = MicroRunner.cases(o, plan);
-        List<EchoRunner.Workload> echo = EchoRunner.workloads(o);
-        List<EchoRunner.Impl> impls = new ArrayList<>();
-        if (!echo.isEmpty()) {
-            for (String b : backends) {
-                for (String t : defaultTimers) {
-                    impls.add(new EchoRunner.Impl("loop-" + b, t, "loop " + b + "/" + t, Row.Side.OURS, null));
-                }
-            }
-            if (o.peers()) {
-                impls.add(new EchoRunner.Impl("netty-nio", null, "netty nio", Row.Side.PEER, null));
-                impls.add(new EchoRunner.Impl("netty-epoll", null, "netty epoll", Row.Side.PEER, epollWhy));
-                impls.add(new EchoRunner.Impl("jdk-vthreads", null, "jdk virtual threads", Row.Side.PEER, null));
-                for (String loop : PythonPeers.LOOPS) {
-                    impls.add(new EchoRunner.Impl("python-" + loop, null, "python " + loop, Row.Side.PEER,
-                            PythonPeers.unavailable(o.python(), loop)));
-                }
-            }
-        }
-        boolean pythonQueue = o.peers() && o.runs("queue");
-        int total = cases.stream().mapToInt(MicroRunner.Case::combinations).sum() + (pythonQueue ? 2 : 0)
-                + (int) impls.stream().filter(i -> i.skip() == null).count() * echo.size();
+        Map<String, List<MicroRunner.Contender>> microWorkloads = MicroRunner.contenders(o, scripts,
+                MicroRunner.cases(o, plan), o.peers() && o.runs("queue"));
+        EchoLoad.Generator generator = new EchoLoad.Generator(pin, logs.resolve("load-generator.log"));
+        List<ServerLoad.Workload> echo = EchoWorkloads.workloads(o, generator);
+        List<ServerLoad.Spec> servers = echo.isEmpty() ? List.of()
+                : EchoWorkloads.servers(o, backends, defaultTimers, epollWhy, scripts);
+        int total = microWorkloads.size() + (echo.isEmpty() ? 0 : 1 + echo.size());
         Progress progress = new Progress(out, total);
         out.println("compare: " + results.meta().get("preset") + " preset; backends " + backends + ", timers "
                 + timers + (defaultTimers.equals(timers) ? "" : " (" + defaultTimers + " outside the timer workloads)")
-                + ", Netty transports " + transports + "; " + total + " measurements");
-        Files.createDirectories(o.out());
-        Path scripts = Processes.extractPython(o.out().resolve("python"));
+                + ", Netty transports " + transports + "; " + total + " steps; " + results.meta().get("pairing"));
 
-        // --- micro benchmarks (JMH) --------------------------------------------------------------
-        if (!cases.isEmpty()) {
+        // --- micro benchmarks (one JVM per contender, in turns) ---------------------------------
+        if (!microWorkloads.isEmpty()) {
             String lock = jmhLock();
             if (lock != null) {
                 results.meta("note", lock);
                 progress.note("compare: " + lock);
             }
-            System.setProperty("jmh.ignoreLock", "true");
-            new MicroRunner(o, progress).run(cases, results);
+            new MicroRunner(o, progress, logs, scripts).run(microWorkloads, results);
         }
-        if (pythonQueue) {
-            for (String loop : PythonPeers.LOOPS) {
-                results.add(PythonPeers.queue(o, scripts, loop, progress));
-            }
-        }
-        // --- echo (processes) --------------------------------------------------------------------
+        // --- servers (processes, in turns) -------------------------------------------------------
         if (!echo.isEmpty()) {
-            new EchoRunner(o, progress, o.out().resolve("logs"), scripts).run(impls, echo, results);
+            String straceWhy = o.strace() ? Syscalls.ensureStrace(progress) : "n/a (--no-strace)";
+            results.meta("system calls", straceWhy == null ? "strace -c -f -p PID over one "
+                    + traceWindow(o).toMillis() + " ms burst per server and workload, apart from the measured windows"
+                    : straceWhy);
+            ServerRunner.Settings settings = new ServerRunner.Settings(echoWarmup(o), settle(o), o.iteration(),
+                    o.rounds(), traceWindow(o), pin, straceWhy);
+            new ServerRunner(settings, progress, logs).run(servers, echo, results);
         }
 
         results.meta("load after (1/5/15 min)", loadAverage());
@@ -173,6 +159,31 @@ public final class Compare {
         out.println("report: " + html.toAbsolutePath() + "  (raw: results.json, table.txt, table.md alongside)");
         out.printf(Locale.ROOT, "took %s%n", results.meta().get("duration"));
         return 0;
+    }
+
+    /** Each echo server's warm-up under load, before any window: the JIT compiles every server first. */
+    static Duration echoWarmup(CompareOptions o) {
+        return o.warmup().multipliedBy(3);
+    }
+
+    /** Unmeasured load on fresh connections before an echo window. */
+    static Duration settle(CompareOptions o) {
+        return o.full() ? Duration.ofMillis(100) : Duration.ofMillis(50);
+    }
+
+    /** The burst traced for system calls. */
+    static Duration traceWindow(CompareOptions o) {
+        return o.full() ? Duration.ofMillis(500) : Duration.ofMillis(300);
+    }
+
+    /** How contenders share the machine, for the report. */
+    static String pairing(CompareOptions o) {
+        return String.format(Locale.ROOT, "in turns: every contender of a workload in a process of its own, all alive at"
+                + " once; %d ms warm-up each (echo servers: %d ms each under every workload's load, all before any"
+                + " window), then %d rounds in which each contender measures one %d ms window, the order rotated every"
+                + " round; ratios are medians of per-round ratios, +-%% the %.0f%% confidence interval of that median",
+                o.warmup().toMillis(), echoWarmup(o).toMillis(), o.rounds(), o.iteration().toMillis(),
+                Rounds.CONFIDENCE * 100);
     }
 
     /** How this run was asked for: Maven's form passes the options in -Dcompare.args. */

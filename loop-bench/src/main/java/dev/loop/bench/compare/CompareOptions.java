@@ -19,9 +19,9 @@ import java.util.Set;
  * @param backends     our backends to run; empty = every available one found
  * @param timers       our timer strategies; empty = the preset's choice (quick: every one for the
  *                     timer workloads, heap elsewhere; full: every one everywhere)
- * @param warmup       warm-up time per contender and workload
- * @param iteration    length of one measured iteration
- * @param iterations   measured iterations per contender and workload
+ * @param warmup       warm-up time per contender and workload (echo: per server, before any window)
+ * @param iteration    length of one contender's measured window in a round
+ * @param rounds       measured rounds per workload: in each, every contender measures one window in turn
  * @param connections  connection counts for the ping-pong echo workload
  * @param streamConnections connection counts for the streaming echo workload
  * @param pending      timer counts for the timer workloads
@@ -29,11 +29,12 @@ import java.util.Set;
  * @param python       the Python interpreter used for the asyncio and uvloop peers
  * @param out          where the report, the JSON and the table go
  * @param pin          pin the echo server and the load generator to different CPUs with taskset
+ * @param strace       count the echo servers' system calls per message with strace
  */
 public record CompareOptions(boolean full, List<String> workloads, List<String> backends, List<String> timers,
-                             Duration warmup, Duration iteration, int iterations, List<Integer> connections,
+                             Duration warmup, Duration iteration, int rounds, List<Integer> connections,
                              List<Integer> streamConnections, List<Integer> pending, boolean peers, String python,
-                             Path out, boolean pin) {
+                             Path out, boolean pin, boolean strace) {
 
     /** Every workload family, in the order they run. */
     public static final List<String> ALL_WORKLOADS = List.of("callsoon", "callsoon-foreign", "timers", "future",
@@ -45,35 +46,42 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
               the peers (Netty 4.2, the JDK, Python asyncio/uvloop when installed), then prints a table
               and writes report.html, results.json and table.txt.
             presets:
-              (none)              quick: about 2-3 minutes on two cores
-              --full              real numbers: more iterations, every size and combination
+              (none)              quick: about 3 minutes on two cores
+              --full              real numbers: more and longer rounds, every size and combination
+                                  (about 17 minutes)
             options (each overrides the preset):
               --workloads LIST    comma-separated, from: %s
               --backends LIST     our backends, e.g. select,epoll (default: every available one)
               --timers LIST       our timer strategies, e.g. heap,wheel (default: every one found)
-              --duration D        length of one measured iteration, e.g. 500ms, 2s
-              --warmup D          warm-up per contender and workload
-              --iterations N      measured iterations
+              --duration D        one contender's measured window in a round, e.g. 200ms, 1s
+              --warmup D          warm-up per contender (echo: per server, before any window)
+              --rounds N          measured rounds; in each, every contender of a workload
+                                  measures one window in turn (--iterations: the same)
               --connections LIST  ping-pong echo connection counts, e.g. 1,10,100
               --stream-connections LIST  streaming echo connection counts
               --pending LIST      timer counts for the timer workloads, e.g. 10000,1000000
               --no-peers          ours only
               --no-pin            do not pin server and load generator to separate CPUs
+              --no-strace         do not count the echo servers' system calls with strace
               --python PATH       interpreter for the asyncio/uvloop peers (default /usr/bin/python3)
               --out DIR           output directory (default target/compare)
               --help              this text
             """.formatted(String.join(",", ALL_WORKLOADS));
 
     public static CompareOptions quick() {
-        return new CompareOptions(false, ALL_WORKLOADS, List.of(), List.of(), Duration.ofMillis(300),
-                Duration.ofMillis(300), 3, List.of(1, 100), List.of(10), List.of(10_000), true,
-                "/usr/bin/python3", Path.of("target", "compare"), true);
+        // 9 rounds: the fewest for which the median's 95% interval leaves out the lowest and the
+        // highest round (Rounds.orderStatistic), so one disturbed round cannot widen it alone
+        return new CompareOptions(false, ALL_WORKLOADS, List.of(), List.of(), Duration.ofMillis(400),
+                Duration.ofMillis(100), 9, List.of(1, 100), List.of(10), List.of(10_000), true,
+                "/usr/bin/python3", Path.of("target", "compare"), true, true);
     }
 
     public static CompareOptions fullPreset() {
+        // 10 rounds: the interval runs from the 2nd to the 9th ratio; 400 ms windows keep the whole
+        // preset near a quarter of an hour on two cores
         return new CompareOptions(true, ALL_WORKLOADS, List.of(), List.of(), Duration.ofSeconds(1),
-                Duration.ofSeconds(1), 5, List.of(1, 10, 100), List.of(1, 10, 100), List.of(10_000, 1_000_000), true,
-                "/usr/bin/python3", Path.of("target", "compare"), true);
+                Duration.ofMillis(400), 10, List.of(1, 10, 100), List.of(1, 10, 100), List.of(10_000, 1_000_000), true,
+                "/usr/bin/python3", Path.of("target", "compare"), true, true);
     }
 
     /** Thrown for a bad command line; the message says what is wrong. */
@@ -101,7 +109,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
         List<String> timers = o.timers;
         Duration warmup = o.warmup;
         Duration iteration = o.iteration;
-        int iterations = o.iterations;
+        int rounds = o.rounds;
         List<Integer> connections = o.connections;
         List<Integer> streamConnections = o.streamConnections;
         List<Integer> pending = o.pending;
@@ -109,6 +117,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
         String python = o.python;
         Path out = o.out;
         boolean pin = o.pin;
+        boolean strace = o.strace;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String value = null;
@@ -121,6 +130,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
                 case "--full", "--quick", "--preset" -> { }
                 case "--no-peers" -> peers = false;
                 case "--no-pin" -> pin = false;
+                case "--no-strace" -> strace = false;
                 case "--workloads" -> {
                     workloads = names(a, value != null ? value : next(args, ++i, a));
                     for (String w : workloads) {
@@ -137,7 +147,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
                 case "--timers" -> timers = names(a, value != null ? value : next(args, ++i, a));
                 case "--duration" -> iteration = duration(a, value != null ? value : next(args, ++i, a));
                 case "--warmup" -> warmup = duration(a, value != null ? value : next(args, ++i, a));
-                case "--iterations" -> iterations = positive(a, value != null ? value : next(args, ++i, a));
+                case "--rounds", "--iterations" -> rounds = positive(a, value != null ? value : next(args, ++i, a));
                 case "--connections" -> connections = counts(a, value != null ? value : next(args, ++i, a));
                 case "--stream-connections" -> streamConnections = counts(a, value != null ? value : next(args, ++i, a));
                 case "--pending" -> pending = counts(a, value != null ? value : next(args, ++i, a));
@@ -149,8 +159,8 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
         if (iteration.isZero() || iteration.isNegative()) {
             throw new UsageException("--duration must be positive");
         }
-        return new CompareOptions(full, workloads, backends, timers, warmup, iteration, iterations, connections,
-                streamConnections, pending, peers, python, out, pin);
+        return new CompareOptions(full, workloads, backends, timers, warmup, iteration, rounds, connections,
+                streamConnections, pending, peers, python, out, pin, strace);
     }
 
     private static String next(String[] args, int i, String option) {

@@ -62,6 +62,24 @@ final class Format {
         return String.format(Locale.ROOT, "+-%.0f%%", m == 0 ? 0 : 100 * half / m);
     }
 
+    /** A duration given in seconds, as "850 ns" or "6.1 us"; NaN is "-". */
+    static String nanos(double seconds) {
+        if (Double.isNaN(seconds)) {
+            return "-";
+        }
+        double ns = seconds * 1e9;
+        if (ns < 1000) {
+            return String.format(Locale.ROOT, "%.0f ns", ns);
+        }
+        return String.format(Locale.ROOT, ns < 10_000 ? "%.2f us" : "%.1f us", ns / 1000);
+    }
+
+    /** "+-4%": half the confidence interval of the median over the median; "-" without one. */
+    static String interval(Rounds.Estimate e) {
+        double h = e.relativeHalfWidth();
+        return Double.isNaN(h) ? (e.present() ? "1 run" : "-") : String.format(Locale.ROOT, "+-%.0f%%", 100 * h);
+    }
+
     static String cores(double c) {
         return Double.isNaN(c) ? "-" : String.format(Locale.ROOT, "%.2f", c);
     }

@@ -12,9 +12,9 @@ import java.util.Map;
  * opens anywhere and tests can parse it.
  */
 public final class HtmlReport {
-    static final int WIDTH = 1000;
-    static final int LABEL = 290;
-    static final int BAR_AREA = 430;
+    static final int WIDTH = 1150;
+    static final int LABEL = 240;
+    static final int BAR_AREA = 380;
     static final int ROW = 24;
     static final String OURS_COLOR = "#2b6cb0";
     static final String PEER_COLOR = "#a0aec0";
@@ -26,7 +26,7 @@ public final class HtmlReport {
         StringBuilder sb = new StringBuilder();
         sb.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
                 .append("<meta charset=\"utf-8\"/>\n<title>loop: backend comparison</title>\n<style>\n")
-                .append("body { font-family: sans-serif; margin: 24px; color: #1a202c; max-width: 1100px; }\n")
+                .append("body { font-family: sans-serif; margin: 24px; color: #1a202c; max-width: 1200px; }\n")
                 .append("h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #cbd5e0; }\n")
                 .append("h3 { font-size: 14px; margin: 14px 0 2px 0; }\n")
                 .append("table { border-collapse: collapse; font-size: 12px; }\n")
@@ -35,22 +35,31 @@ public final class HtmlReport {
                 .append("tr.ours td { background: #ebf4ff; }\n")
                 .append(".met { color: #276749; font-weight: bold; } .missed { color: #c53030; font-weight: bold; }\n")
                 .append(".partly { color: #b7791f; font-weight: bold; } .na { color: #718096; }\n")
-                .append("td.met, td.missed, td.partly, td.na { white-space: nowrap; }\n")
+                .append(".noise { color: #4a5568; font-weight: bold; font-style: italic; }\n")
+                .append("td.met, td.missed, td.partly, td.noise, td.na { white-space: nowrap; }\n")
                 .append("svg text { font-size: 12px; font-family: sans-serif; }\n")
                 .append(".legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; }\n")
                 .append("</style>\n</head>\n<body>\n");
         sb.append("<h1>loop: backend comparison</h1>\n");
         sb.append("<table class=\"meta\">\n");
         for (Map.Entry<String, String> e : results.meta().entrySet()) {
+            if (e.getKey().equals("pairing")) {
+                continue; // a paragraph of its own below
+            }
             sb.append("<tr><th>").append(esc(e.getKey())).append("</th><td>").append(esc(e.getValue()))
                     .append("</td></tr>\n");
         }
         sb.append("</table>\n");
-        sb.append("<p class=\"legend\">Bars: median of the measured iterations, higher is better.")
+        sb.append("<p class=\"legend\">Bars: median over the rounds, higher is better.")
                 .append("<span style=\"background:").append(OURS_COLOR).append("\"></span>ours")
                 .append("<span style=\"background:").append(PEER_COLOR).append("\"></span>peers")
-                .append(" Whisker: lowest to highest iteration. Dashed line: the best peer. Ratio: median over the"
-                        + " best peer's median.</p>\n");
+                .append(" Whisker: lowest to highest round. Dashed line: the best peer. Ratio: the median of the"
+                        + " per-round ratios to the best peer, +- its confidence interval. Per message: server CPU time"
+                        + " and system calls.</p>\n");
+        String pairing = results.meta().get("pairing");
+        if (pairing != null) {
+            sb.append("<p class=\"pairing\"><b>Pairing.</b> ").append(esc(pairing)).append(".</p>\n");
+        }
 
         sb.append("<h2>Targets</h2>\n<table class=\"targets\">\n<tr><th>target</th><th>verdict</th><th>figures</th></tr>\n");
         for (Targets.Outcome t : targets) {
@@ -86,11 +95,13 @@ public final class HtmlReport {
             sb.append("<tr class=\"").append(order.get(i).side() == Row.Side.OURS ? "ours" : "peer").append("\">");
             List<String> c = cells.get(i);
             for (int j = 0; j < c.size(); j++) {
-                sb.append(j >= 2 && j <= 6 ? "<td class=\"num\">" : "<td>").append(esc(c.get(j))).append("</td>");
+                sb.append(j >= TableFormatter.FIRST_NUMBER && j <= TableFormatter.LAST_NUMBER ? "<td class=\"num\">"
+                        : "<td>").append(esc(c.get(j))).append("</td>");
             }
             sb.append("</tr>\n");
         }
-        sb.append("</table>\n</body>\n</html>\n");
+        sb.append("</table>\n<p class=\"legend\">").append(esc(TableFormatter.legend(results).trim()))
+                .append("</p>\n</body>\n</html>\n");
         return sb.toString();
     }
 
@@ -99,6 +110,7 @@ public final class HtmlReport {
             case MET -> "met";
             case MISSED -> "missed";
             case PARTLY -> "partly";
+            case WITHIN_NOISE -> "noise";
             case NOT_MEASURED -> "na";
         };
     }
@@ -139,17 +151,27 @@ public final class HtmlReport {
                     "<path class=\"whisker\" d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\" stroke=\"#1a202c\" "
                             + "stroke-width=\"1\" fill=\"none\"/>\n",
                     x1, mid, x2, x1, mid - 4, mid + 4, x2, mid - 4, mid + 4));
-            double ratio = results.ratioToBestPeer(r);
+            Rounds.Estimate ratio = results.ratioToBestPeer(r);
             StringBuilder label = new StringBuilder(Format.si(r.median()) + " " + r.unit());
-            if (!Double.isNaN(ratio)) {
-                label.append("   ").append(Format.ratio(ratio));
+            if (ratio.present()) {
+                label.append("   ").append(Format.ratio(ratio.median()));
+                if (!Double.isNaN(ratio.relativeHalfWidth()) && ratio.relativeHalfWidth() > 0) {
+                    label.append(' ').append(Format.interval(ratio));
+                }
             }
             if (r.hasLatency()) {
-                label.append("   p50 ").append(Format.micros(r.p50Micros())).append(", p99 ")
-                        .append(Format.micros(r.p99Micros()));
+                label.append("   p99 ").append(Format.micros(r.p99Micros()));
+            }
+            if (!Double.isNaN(r.cpuPerOp())) {
+                label.append("   CPU/op ").append(Format.nanos(r.cpuPerOp()));
+            }
+            if (r.syscalls() != null && r.syscalls().measured()) {
+                label.append(String.format(Locale.ROOT, "   %.2f syscalls/op", r.syscalls().perOp()));
             }
             if (r.note() != null) {
-                label.append("   (").append(r.note()).append(')');
+                // the table has the whole note; the chart only flags it
+                label.append("   (").append(r.note().startsWith("load generator near one core") ? "lower bound"
+                        : r.note()).append(')');
             }
             sb.append(String.format(Locale.ROOT, "<text class=\"value\" x=\"%d\" y=\"%d\">%s</text>\n",
                     LABEL + BAR_AREA + 12, y + 16, esc(label.toString())));

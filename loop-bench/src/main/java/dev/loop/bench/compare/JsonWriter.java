@@ -17,6 +17,16 @@ public final class JsonWriter {
                     .append(string(e.getValue()));
             first = false;
         }
+        sb.append("\n  },\n  \"confidence\": ").append(number(Rounds.CONFIDENCE));
+        sb.append(",\n  \"pairing\": {");
+        first = true;
+        for (String w : results.workloads()) {
+            String how = results.pairing(w);
+            if (how != null) {
+                sb.append(first ? "\n" : ",\n").append("    ").append(string(w)).append(": ").append(string(how));
+                first = false;
+            }
+        }
         sb.append("\n  },\n  \"rows\": [");
         first = true;
         for (Row r : results.rows()) {
@@ -30,14 +40,32 @@ public final class JsonWriter {
             for (int i = 0; i < r.samples().size(); i++) {
                 sb.append(i == 0 ? "" : ", ").append(number(r.samples().get(i)));
             }
+            Rounds.Estimate e = r.estimate();
             sb.append("], \"median\": ").append(number(r.median()));
+            sb.append(", \"medianInterval\": ").append(interval(e));
             sb.append(", \"min\": ").append(number(r.min()));
             sb.append(", \"max\": ").append(number(r.max()));
-            sb.append(", \"ratioToBestPeer\": ").append(number(results.ratioToBestPeer(r)));
+            Rounds.Estimate ratio = results.ratioToBestPeer(r);
+            sb.append(", \"bestPeer\": ").append(results.bestPeer(r.workload()).map(p -> string(p.contender()))
+                    .orElse("null"));
+            sb.append(", \"ratioToBestPeer\": ").append(number(ratio.median()));
+            sb.append(", \"ratioInterval\": ").append(interval(ratio));
             sb.append(", \"p50Micros\": ").append(number(r.p50Micros()));
             sb.append(", \"p99Micros\": ").append(number(r.p99Micros()));
             sb.append(", \"serverCpuCores\": ").append(number(r.serverCpu()));
             sb.append(", \"clientCpuCores\": ").append(number(r.clientCpu()));
+            sb.append(", \"serverCpuPerOpNanos\": ").append(number(r.cpuPerOp() * 1e9));
+            Syscalls sc = r.syscalls();
+            sb.append(", \"syscallsPerOp\": ").append(sc == null ? "null" : number(sc.perOp()));
+            if (sc != null) {
+                sb.append(", \"syscalls\": {");
+                boolean f = true;
+                for (Map.Entry<String, Double> x : sc.breakdown().entrySet()) {
+                    sb.append(f ? "" : ", ").append(string(x.getKey())).append(": ").append(number(x.getValue()));
+                    f = false;
+                }
+                sb.append("}, \"syscallsNote\": ").append(sc.note() == null ? "null" : string(sc.note()));
+            }
             sb.append(", \"note\": ").append(r.note() == null ? "null" : string(r.note()));
             sb.append('}');
             first = false;
@@ -52,6 +80,11 @@ public final class JsonWriter {
         }
         sb.append("\n  ]\n}\n");
         return sb.toString();
+    }
+
+    /** [low, high] of an estimate's interval, or null. */
+    static String interval(Rounds.Estimate e) {
+        return e.present() ? "[" + number(e.low()) + ", " + number(e.high()) + "]" : "null";
     }
 
     /**

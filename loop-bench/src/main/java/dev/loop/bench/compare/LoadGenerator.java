@@ -1,5 +1,6 @@
 package dev.loop.bench.compare;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -9,48 +10,54 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The echo load generator: one process, one thread, plain NIO on one {@link Selector}, the same
- * program for every server measured. It opens the connections, then drives one of two patterns:
+ * The echo load generator: one long-lived process, one thread, plain NIO on one {@link Selector},
+ * the same program (and, once warm, the same compiled code) for every server measured. It obeys
+ * commands on standard input, one per line, and answers each on standard output:
  *
  * <ul>
- *   <li><b>pingpong</b>: each connection sends {@code size} bytes and waits for all of them to
- *       come back before sending again; the round trip of every message goes into a
- *       {@link LatencyHistogram}.
- *   <li><b>stream</b>: each connection keeps {@code inflight} messages of {@code size} bytes in
- *       flight, sending one more for each one echoed in full.
+ *   <li>{@code RUN <host> <port> <pingpong|stream> <connections> <size> <inflight> <settle-ms> <burst>}:
+ *       opens the connections; unless {@code burst} is 1, puts load on them for {@code settle-ms}
+ *       (not measured); answers {@code READY}, the load still running;
+ *   <li>{@code GO <ms>}: measures a window of {@code ms} from now, then stops sending; with
+ *       {@code burst} 1 it also waits until every message in flight has come back, so the server
+ *       is idle before and after. Answers
+ *       {@code RESULT <messages> <bytes> <seconds> <client cpu s> <p50 ns> <p99 ns>};
+ *   <li>{@code CLOSE}: closes the connections, answers {@code CLOSED}; {@code QUIT} or the end of
+ *       input ends the process.
  * </ul>
  *
- * After the warm-up it measures {@code iterations} windows of equal length and prints one line per
- * window: {@code ITER <messages> <bytes> <seconds> <client cpu s> <server cpu s> <p50 ns> <p99 ns>}
- * (CPU from this process's CPU time and, on Linux, the server's {@code /proc/<pid>/stat}), then
- * {@code DONE}. A failure prints {@code ERROR <why>} and exits with status 1.
- *
- * <pre>LoadGenerator --port P [--host H] --mode pingpong|stream --connections N --size B
- *     [--inflight K] --warmup-ms W --iterations I --iteration-ms D [--server-pid PID]</pre>
+ * Patterns: <b>pingpong</b>, each connection sends {@code size} bytes and waits for all of them to
+ * come back before sending again (every round trip goes into a {@link LatencyHistogram}); and
+ * <b>stream</b>, each connection keeps {@code inflight} messages of {@code size} bytes in flight,
+ * sending one more for each one echoed in full. A failure answers {@code ERROR <why>} and ends the
+ * session (its connections closed); the process takes the next {@code RUN}.
  */
 public final class LoadGenerator {
-    final InetSocketAddress address;
-    final boolean stream;
-    final int connections;
-    final int size;
-    final int inflight;
-    final long warmupNanos;
-    final int iterations;
-    final long iterationNanos;
-    final long serverPid;
+    /** Longest wait for the echoes still in flight at the end of a burst. */
+    static final long DRAIN_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Longest wait for a command while the load runs, so a lost parent cannot keep us busy forever. */
+    static final long IDLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
+    private final BlockingQueue<String> commands = new LinkedBlockingQueue<>();
     private final LatencyHistogram histogram = new LatencyHistogram();
-    private final ByteBuffer payload;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(256 * 1024);
+    private final List<Conn> conns = new ArrayList<>();
+    private Selector selector;
+    private ByteBuffer payload = ByteBuffer.allocateDirect(64 * 1024);
+    private InetSocketAddress address;
+    private boolean stream;
+    private int size;
+    private int inflight;
+    private boolean sending;
     private long messages;
-    private boolean measuring;
 
     /** One connection's state; the selector thread only. */
     private static final class Conn {
@@ -58,129 +65,203 @@ public final class LoadGenerator {
         SelectionKey key;
         long pendingRead;  // bytes of the current message(s) received so far
         long toSend;       // bytes due to be written
+        long outstanding;  // bytes sent and not yet echoed
         long sentAt;       // ping-pong: when the message in flight was sent
     }
 
-    LoadGenerator(InetSocketAddress address, boolean stream, int connections, int size, int inflight, long warmupNanos,
-                  int iterations, long iterationNanos, long serverPid) {
-        this.address = address;
-        this.stream = stream;
-        this.connections = connections;
-        this.size = size;
-        this.inflight = stream ? inflight : 1;
-        this.warmupNanos = warmupNanos;
-        this.iterations = iterations;
-        this.iterationNanos = iterationNanos;
-        this.serverPid = serverPid;
-        payload = ByteBuffer.allocateDirect(Math.max(64 * 1024, size * this.inflight));
+    public static void main(String[] args) throws IOException {
+        LoadGenerator g = new LoadGenerator();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = Processes.reader(System.in)) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    g.command(line.trim());
+                }
+            } catch (IOException ignored) {
+                // parent gone
+            }
+            g.command("QUIT");
+        }, "commands");
+        reader.setDaemon(true);
+        reader.start();
+        g.serve(System.out);
+        System.exit(0);
+    }
+
+    void command(String line) {
+        commands.add(line);
+        Selector s = selector;
+        if (s != null) {
+            s.wakeup();
+        }
+    }
+
+    void serve(PrintStream out) throws IOException {
+        selector = Selector.open();
+        try {
+            while (true) {
+                String cmd;
+                try {
+                    cmd = commands.take();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                String[] f = cmd.split(" ");
+                if (f[0].equals("QUIT")) {
+                    return;
+                }
+                if (f[0].equals("CLOSE")) {
+                    closeAll();
+                    out.println("CLOSED");
+                    out.flush();
+                    continue;
+                }
+                if (!f[0].equals("RUN") || f.length != 9) {
+                    out.println("ERROR unknown command: " + cmd);
+                    out.flush();
+                    continue;
+                }
+                try {
+                    session(f, out);
+                } catch (IOException | RuntimeException e) {
+                    e.printStackTrace(); // to the log
+                    closeAll();
+                    out.println("ERROR " + String.valueOf(e).replace('\n', ' '));
+                    out.flush();
+                }
+            }
+        } finally {
+            closeAll();
+            selector.close();
+        }
+    }
+
+    /** One RUN: connect, settle, wait for GO, measure, report. Leaves the connections open for CLOSE. */
+    private void session(String[] f, PrintStream out) throws IOException {
+        address = new InetSocketAddress(f[1], Integer.parseInt(f[2]));
+        stream = switch (f[3]) {
+            case "pingpong" -> false;
+            case "stream" -> true;
+            default -> throw new IllegalArgumentException("mode must be pingpong or stream, got " + f[3]);
+        };
+        int connections = Integer.parseInt(f[4]);
+        size = Integer.parseInt(f[5]);
+        inflight = stream ? Integer.parseInt(f[6]) : 1;
+        long settle = Long.parseLong(f[7]) * 1_000_000;
+        boolean burst = f[8].equals("1");
+        if (payload.capacity() < (long) size * inflight) {
+            payload = ByteBuffer.allocateDirect(size * inflight);
+        }
+        payload.clear();
         for (int i = 0; i < payload.capacity(); i++) {
             payload.put(i, (byte) ('a' + i % 26));
         }
-    }
-
-    public static void main(String[] args) {
-        try {
-            String host = "127.0.0.1";
-            int port = -1;
-            String mode = "pingpong";
-            int connections = 1;
-            int size = 64;
-            int inflight = 16;
-            long warmupMs = 1000;
-            int iterations = 3;
-            long iterationMs = 1000;
-            long serverPid = -1;
-            for (int i = 0; i < args.length; i++) {
-                String v = i + 1 < args.length ? args[i + 1] : "";
-                switch (args[i]) {
-                    case "--host" -> host = v;
-                    case "--port" -> port = Integer.parseInt(v);
-                    case "--mode" -> mode = v;
-                    case "--connections" -> connections = Integer.parseInt(v);
-                    case "--size" -> size = Integer.parseInt(v);
-                    case "--inflight" -> inflight = Integer.parseInt(v);
-                    case "--warmup-ms" -> warmupMs = Long.parseLong(v);
-                    case "--iterations" -> iterations = Integer.parseInt(v);
-                    case "--iteration-ms" -> iterationMs = Long.parseLong(v);
-                    case "--server-pid" -> serverPid = Long.parseLong(v);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-                i++;
-            }
-            if (port < 0 || !(mode.equals("pingpong") || mode.equals("stream"))) {
-                throw new IllegalArgumentException("need --port and --mode pingpong|stream");
-            }
-            LoadGenerator g = new LoadGenerator(new InetSocketAddress(host, port), mode.equals("stream"), connections,
-                    size, inflight, warmupMs * 1_000_000, iterations, iterationMs * 1_000_000, serverPid);
-            g.run(System.out);
-            System.exit(0);
-        } catch (Throwable e) {
-            System.out.println("ERROR " + String.valueOf(e).replace('\n', ' '));
-            System.out.flush();
-            System.exit(1);
+        closeAll();
+        for (int i = 0; i < connections; i++) {
+            Conn c = new Conn();
+            c.channel = SocketChannel.open();
+            conns.add(c);
+            c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            c.channel.connect(address);
+            c.channel.configureBlocking(false);
+            c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
         }
-    }
-
-    void run(PrintStream out) throws IOException {
-        List<Conn> conns = new ArrayList<>();
-        try (Selector selector = Selector.open()) {
-            for (int i = 0; i < connections; i++) {
-                Conn c = new Conn();
-                c.channel = SocketChannel.open();
-                c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                c.channel.connect(address);
-                c.channel.configureBlocking(false);
-                c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
-                conns.add(c);
-            }
-            out.println("CONNECTED " + connections);
-            long now = System.nanoTime();
-            for (Conn c : conns) {
-                c.toSend = (long) size * inflight;
-                c.sentAt = now;
-                write(c);
-            }
-            long phaseEnd = now + warmupNanos;
-            int iteration = 0; // 0 = warm-up
-            long startMessages = 0;
-            long startCpu = cpuNanos();
-            long startServer = serverCpuNanos();
-            long startTime = now;
-            while (iteration <= iterations) {
-                long wait = Math.max(1, (phaseEnd - System.nanoTime()) / 1_000_000);
-                selector.select(this::ready, Math.min(wait, 100));
-                now = System.nanoTime();
-                if (now >= phaseEnd) {
-                    if (iteration > 0) {
-                        long msgs = messages - startMessages;
-                        out.printf(Locale.ROOT, "ITER %d %d %.6f %.6f %.6f %.0f %.0f%n", msgs, msgs * size,
-                                (now - startTime) / 1e9, (cpuNanos() - startCpu) / 1e9,
-                                serverPid > 0 ? (serverCpuNanos() - startServer) / 1e9 : Double.NaN,
-                                stream ? Double.NaN : histogram.percentile(50),
-                                stream ? Double.NaN : histogram.percentile(99));
-                        out.flush();
-                    }
-                    iteration++;
-                    histogram.reset();
-                    measuring = true;
-                    startMessages = messages;
-                    startCpu = cpuNanos();
-                    startServer = serverCpuNanos();
-                    startTime = now;
-                    phaseEnd = now + iterationNanos;
-                }
-            }
-            out.println("DONE");
+        messages = 0;
+        if (!burst && settle > 0) {
+            startSending();
+            pump(System.nanoTime() + settle, false);
+        }
+        out.println("READY");
+        out.flush();
+        // keep the load running until GO
+        String go = waitForGo();
+        if (go == null) {
+            throw new IOException("expected GO, the input ended");
+        }
+        if (go.equals("CLOSE")) { // the parent gave up on this window
+            closeAll();
+            out.println("CLOSED");
             out.flush();
-        } finally {
-            for (Conn c : conns) {
-                try {
-                    c.channel.close();
-                } catch (IOException ignored) {
-                    // closing anyway
+            return;
+        }
+        long window = Long.parseLong(go.substring(3).trim()) * 1_000_000;
+        if (!sending) {
+            startSending();
+        }
+        histogram.reset();
+        long startMessages = messages;
+        long startCpu = cpuNanos();
+        long start = System.nanoTime();
+        pump(start + window, false);
+        sending = false;
+        if (burst) {
+            pump(System.nanoTime() + DRAIN_LIMIT_NANOS, true);
+        }
+        long end = System.nanoTime();
+        long msgs = messages - startMessages;
+        out.printf(Locale.ROOT, "RESULT %d %d %.6f %.6f %.0f %.0f%n", msgs, msgs * size, (end - start) / 1e9,
+                (cpuNanos() - startCpu) / 1e9, stream ? Double.NaN : histogram.percentile(50),
+                stream ? Double.NaN : histogram.percentile(99));
+        out.flush();
+    }
+
+    private String waitForGo() throws IOException {
+        long limit = System.nanoTime() + IDLE_LIMIT_NANOS;
+        while (System.nanoTime() < limit) {
+            String cmd;
+            try {
+                cmd = sending ? commands.poll() : commands.poll(10, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return null;
+            }
+            if (cmd != null) {
+                if (cmd.startsWith("GO ") || cmd.equals("CLOSE")) {
+                    return cmd;
                 }
+                throw new IOException("expected GO, got " + cmd);
+            }
+            if (sending) {
+                selector.select(this::ready, 10);
             }
         }
+        throw new IOException("no GO within " + IDLE_LIMIT_NANOS / 1_000_000_000L + " s");
+    }
+
+    private void startSending() throws IOException {
+        sending = true;
+        long now = System.nanoTime();
+        for (Conn c : conns) {
+            c.toSend = (long) size * inflight;
+            c.sentAt = now;
+            write(c);
+        }
+    }
+
+    /** Runs the selector until {@code deadline}, or, draining, until nothing is in flight. */
+    private void pump(long deadline, boolean drain) throws IOException {
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                if (drain) {
+                    throw new IOException("echoes still in flight " + DRAIN_LIMIT_NANOS / 1_000_000_000L
+                            + " s after the burst");
+                }
+                return;
+            }
+            if (drain && idle()) {
+                return;
+            }
+            selector.select(this::ready, Math.max(1, Math.min(10, (deadline - now) / 1_000_000)));
+        }
+    }
+
+    private boolean idle() {
+        for (Conn c : conns) {
+            if (c.outstanding > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void ready(SelectionKey key) {
@@ -203,6 +284,7 @@ public final class LoadGenerator {
         if (n < 0) {
             throw new IOException("the server closed a connection");
         }
+        c.outstanding -= n;
         c.pendingRead += n;
         long done = c.pendingRead / size;
         if (done == 0) {
@@ -211,12 +293,14 @@ public final class LoadGenerator {
         c.pendingRead -= done * size;
         messages += done;
         long now = System.nanoTime();
-        if (!stream && measuring) {
+        if (!stream) {
             histogram.record(now - c.sentAt);
         }
         c.sentAt = now;
-        c.toSend += done * size;
-        write(c);
+        if (sending) {
+            c.toSend += done * size;
+            write(c);
+        }
     }
 
     private void write(Conn c) throws IOException {
@@ -227,10 +311,30 @@ public final class LoadGenerator {
                 break;
             }
             c.toSend -= n;
+            c.outstanding += n;
         }
         int ops = c.toSend > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
-        if (c.key != null && c.key.interestOps() != ops) {
+        if (c.key != null && c.key.isValid() && c.key.interestOps() != ops) {
             c.key.interestOps(ops);
+        }
+    }
+
+    private void closeAll() {
+        for (Conn c : conns) {
+            try {
+                c.channel.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        conns.clear();
+        sending = false;
+        if (selector != null) {
+            try {
+                selector.selectNow(); // flush the cancelled keys
+            } catch (IOException ignored) {
+                // nothing registered any more
+            }
         }
     }
 
@@ -239,21 +343,5 @@ public final class LoadGenerator {
             return os.getProcessCpuTime();
         }
         return 0;
-    }
-
-    /** The server's user + system CPU time from /proc (Linux, clock ticks of 10 ms); 0 elsewhere. */
-    private long serverCpuNanos() {
-        return serverPid > 0 ? procCpuNanos(serverPid) : 0;
-    }
-
-    static long procCpuNanos(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
-            return ticks * 10_000_000L;
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
     }
 }

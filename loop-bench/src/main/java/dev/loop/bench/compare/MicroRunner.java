@@ -1,30 +1,22 @@
 package dev.loop.bench.compare;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.format.OutputFormat;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.annotations.Fork;
 
 /**
- * Runs the JMH benchmarks of {@code dev.loop.bench} for the comparison, one benchmark method at a
- * time with the parameters the plan asks for, and turns every parameter combination into a
- * {@link Row}: one score per measured iteration. Every contender of a workload gets the same fork
- * count, warm-up and iterations, and runs in a fresh JVM (one fork).
+ * The micro workloads: the JMH benchmarks of {@code dev.loop.bench}, one benchmark method per
+ * contender with the parameters the plan asks for. Every contender of a workload runs in a JVM of
+ * its own ({@link TurnWorker}, with the benchmark's {@link Fork} flags), all of them alive at once
+ * and measured in turns ({@link Rounds}): each is warmed up, then every round gives each one
+ * window, so the rows of a workload are paired round by round.
  */
 final class MicroRunner {
     private static final String PKG = "dev.loop.bench.";
@@ -41,13 +33,65 @@ final class MicroRunner {
      * @param params    JMH parameters to set (name, values)
      * @param scale     multiplies each score (rounds of {@code pending} timers become timers)
      */
-    record Case(String group, String method, Row.Side side, Function<BenchmarkParams, String> workload,
-                Function<BenchmarkParams, String> contender, String unit, Map<String, List<String>> params,
-                Function<BenchmarkParams, Double> scale) {
+    record Case(String group, String method, Row.Side side, Function<Map<String, String>, String> workload,
+                Function<Map<String, String>, String> contender, String unit, Map<String, List<String>> params,
+                Function<Map<String, String>, Double> scale) {
 
         int combinations() {
             return params.values().stream().mapToInt(List::size).reduce(1, (a, b) -> a * b);
         }
+
+        /** Every combination of the parameters, the first parameter varying slowest. */
+        List<Map<String, String>> expand() {
+            List<Map<String, String>> out = new ArrayList<>();
+            out.add(new LinkedHashMap<>());
+            for (Map.Entry<String, List<String>> e : params.entrySet()) {
+                List<Map<String, String>> next = new ArrayList<>();
+                for (Map<String, String> partial : out) {
+                    for (String v : e.getValue()) {
+                        Map<String, String> m = new LinkedHashMap<>(partial);
+                        m.put(e.getKey(), v);
+                        next.add(m);
+                    }
+                }
+                out = next;
+            }
+            return out;
+        }
+    }
+
+    /** One contender of one workload: a benchmark method and its parameter values. */
+    record Entry(Case c, Map<String, String> params) {
+        String workload() {
+            return c.workload().apply(params);
+        }
+
+        String contender() {
+            return c.contender().apply(params);
+        }
+    }
+
+    /** The contenders of every workload, workloads in the order their first case comes. */
+    static Map<String, List<Entry>> byWorkload(List<Case> cases) {
+        Map<String, List<Entry>> out = new LinkedHashMap<>();
+        for (Case c : cases) {
+            for (Map<String, String> p : c.expand()) {
+                Entry e = new Entry(c, p);
+                out.computeIfAbsent(e.workload(), k -> new ArrayList<>()).add(e);
+            }
+        }
+        return out;
+    }
+
+    /** An ordered parameter map: name, values, name, values... */
+    static Map<String, List<String>> params(Object... nameValues) {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            @SuppressWarnings("unchecked")
+            List<String> v = (List<String>) nameValues[i + 1];
+            m.put((String) nameValues[i], v);
+        }
+        return m;
     }
 
     /** What each case needs to know about the machine and the options. */
@@ -55,8 +99,8 @@ final class MicroRunner {
                 List<Integer> pending, boolean full, boolean peers) {
     }
 
-    static String ours(BenchmarkParams p) {
-        return "loop " + p.getParam("backend") + "/" + p.getParam("timers");
+    static String ours(Map<String, String> p) {
+        return "loop " + p.get("backend") + "/" + p.get("timers");
     }
 
     static String pendingLabel(int n) {
@@ -72,15 +116,15 @@ final class MicroRunner {
     /** The benchmark cases for the chosen workload families, in run order. */
     static List<Case> cases(CompareOptions o, Plan plan) {
         List<Case> out = new ArrayList<>();
-        Map<String, List<String>> oursParams = Map.of("backend", plan.backends(), "timers", plan.defaultTimers());
-        Map<String, List<String>> netty = Map.of("transport", plan.nettyTransports());
-        Function<BenchmarkParams, Double> one = p -> 1.0;
+        Map<String, List<String>> oursParams = params("backend", plan.backends(), "timers", plan.defaultTimers());
+        Map<String, List<String>> netty = params("transport", plan.nettyTransports());
+        Function<Map<String, String>, Double> one = p -> 1.0;
         if (o.runs("callsoon")) {
             String w = "callSoon in-loop";
             out.add(new Case("callsoon", "CallSoonInLoopBenchmark.loopCallSoon", Row.Side.OURS, p -> w,
                     MicroRunner::ours, "callbacks/s", oursParams, one));
             out.add(new Case("callsoon", "CallSoonInLoopBenchmark.nettyExecute", Row.Side.PEER, p -> w,
-                    p -> "netty " + p.getParam("transport"), "callbacks/s", netty, one));
+                    p -> "netty " + p.get("transport"), "callbacks/s", netty, one));
         }
         if (o.runs("callsoon-foreign")) {
             List<String> producers = plan.full() ? List.of("1Producer", "2Producers") : List.of("1Producer");
@@ -89,24 +133,24 @@ final class MicroRunner {
                 out.add(new Case("callsoon-foreign", "CallSoonForeignBenchmark.loopCallSoon" + n, Row.Side.OURS,
                         p -> w, MicroRunner::ours, "callbacks/s", oursParams, one));
                 out.add(new Case("callsoon-foreign", "CallSoonForeignBenchmark.nettyExecute" + n, Row.Side.PEER,
-                        p -> w, p -> "netty " + p.getParam("transport"), "callbacks/s", netty, one));
+                        p -> w, p -> "netty " + p.get("transport"), "callbacks/s", netty, one));
             }
         }
         if (o.runs("timers")) {
             List<String> pending = plan.pending().stream().map(String::valueOf).toList();
-            Map<String, List<String>> timerOurs = Map.of("backend", plan.backends(), "timers", plan.allTimers(),
-                    "pending", pending);
-            Map<String, List<String>> timerNetty = Map.of("transport", plan.nettyTransports(), "pending", pending);
-            Map<String, List<String>> timerOther = Map.of("pending", pending);
-            Function<BenchmarkParams, Double> perTimer = p -> Double.parseDouble(p.getParam("pending"));
+            Map<String, List<String>> timerOurs = params("pending", pending, "backend", plan.backends(), "timers",
+                    plan.allTimers());
+            Map<String, List<String>> timerNetty = params("pending", pending, "transport", plan.nettyTransports());
+            Map<String, List<String>> timerOther = params("pending", pending);
+            Function<Map<String, String>, Double> perTimer = p -> Double.parseDouble(p.get("pending"));
             for (String[] kind : new String[][] {{"Fire", "timers fire"}, {"ScheduleCancel", "timers schedule+cancel"}}) {
-                Function<BenchmarkParams, String> w = p -> kind[1] + ", "
-                        + pendingLabel(Integer.parseInt(p.getParam("pending"))) + " pending";
+                Function<Map<String, String>, String> w = p -> kind[1] + ", "
+                        + pendingLabel(Integer.parseInt(p.get("pending"))) + " pending";
                 String k = kind[0];
                 out.add(new Case("timers", "TimerRealTimeBenchmark.loop" + k, Row.Side.OURS, w, MicroRunner::ours,
                         "timers/s", timerOurs, perTimer));
                 out.add(new Case("timers", "TimerRealTimeBenchmark.nettyScheduled" + k, Row.Side.PEER, w,
-                        p -> "netty " + p.getParam("transport") + " schedule", "timers/s", timerNetty, perTimer));
+                        p -> "netty " + p.get("transport") + " schedule", "timers/s", timerNetty, perTimer));
                 out.add(new Case("timers", "TimerRealTimeBenchmark.nettyWheel" + k, Row.Side.PEER, w,
                         p -> "netty HashedWheelTimer", "timers/s", timerOther, perTimer));
                 out.add(new Case("timers", "TimerRealTimeBenchmark.jdk" + k, Row.Side.PEER, w,
@@ -153,144 +197,148 @@ final class MicroRunner {
 
     private final CompareOptions options;
     private final Progress progress;
+    private final Path logs;
+    private final Path scripts;
 
-    MicroRunner(CompareOptions options, Progress progress) {
+    MicroRunner(CompareOptions options, Progress progress, Path logs, Path scripts) {
         this.options = options;
         this.progress = progress;
+        this.logs = logs;
+        this.scripts = scripts;
     }
 
-    /** Runs every case and adds its rows to {@code results}; a failed combination becomes a row saying so. */
-    void run(List<Case> cases, Results results) {
-        for (Case c : cases) {
-            ChainedOptionsBuilder b = new OptionsBuilder()
-                    .include("^" + (PKG + c.method()).replace(".", "\\.") + "$")
-                    .forks(1)
-                    .warmupIterations(1)
-                    .warmupTime(TimeValue.milliseconds(options.warmup().toMillis()))
-                    .measurementIterations(options.iterations())
-                    .measurementTime(TimeValue.milliseconds(options.iteration().toMillis()))
-                    .timeout(TimeValue.seconds(120))
-                    .shouldFailOnError(false);
-            c.params().forEach((k, v) -> b.param(k, v.toArray(String[]::new)));
-            Listener listener = new Listener(c);
-            Collection<RunResult> runs;
-            try {
-                runs = new Runner(b.build(), listener).run();
-            } catch (RunnerException e) {
-                progress.note("JMH failed for " + c.method() + ": " + e.getMessage());
-                runs = List.of();
-            }
-            for (RunResult rr : runs) {
-                BenchmarkParams p = rr.getParams();
-                List<Double> samples = new ArrayList<>();
-                double scale = c.scale().apply(p);
-                for (BenchmarkResult br : rr.getBenchmarkResults()) {
-                    for (IterationResult ir : br.getIterationResults()) {
-                        samples.add(ir.getPrimaryResult().getScore() * scale);
+    /** A contender to start: its name, side, unit, how to start it, and what its score is multiplied by. */
+    record Contender(String group, String workload, String name, Row.Side side, String unit, List<String> command,
+                     double scale, String skip) {
+    }
+
+    /** The JVM command of one entry: its benchmark's fork flags, our class path, {@link TurnWorker}. */
+    static List<String> command(Entry e) {
+        List<String> args = new ArrayList<>();
+        args.add(e.c().method());
+        e.params().forEach((k, v) -> args.add(k + "=" + v));
+        List<String> flags = new ArrayList<>(Processes.JVM_FLAGS);
+        try {
+            Class<?> type = Class.forName(PKG + e.c().method().substring(0, e.c().method().indexOf('.')));
+            Fork f = type.getAnnotation(Fork.class);
+            if (f != null) {
+                for (String a : f.jvmArgsAppend()) {
+                    // one heap size for every process of the comparison: several are alive at once
+                    if (!a.startsWith("-Xms") && !a.startsWith("-Xmx") && !flags.contains(a)) {
+                        flags.add(a);
                     }
                 }
-                listener.done.add(p.id());
-                results.add(Row.of(c.group(), c.workload().apply(p), c.contender().apply(p), c.side(), c.unit(), samples));
             }
-            for (Map.Entry<String, BenchmarkParams> started : listener.started.entrySet()) {
-                if (!listener.done.contains(started.getKey())) {
-                    BenchmarkParams p = started.getValue();
-                    results.add(Row.unavailable(c.group(), c.workload().apply(p), c.contender().apply(p), c.side(),
-                            c.unit(), "failed: " + (listener.lastError == null ? "see the log" : listener.lastError)));
-                }
-            }
+        } catch (ClassNotFoundException ex) {
+            throw new IllegalStateException("benchmark class of " + e.c().method() + " is missing", ex);
+        }
+        return Processes.javaCommand(flags, TurnWorker.class, args);
+    }
+
+    /** Runs every workload's contenders in rounds and adds their rows to {@code results}. */
+    void run(Map<String, List<Contender>> workloads, Results results) throws IOException {
+        Files.createDirectories(logs);
+        for (Map.Entry<String, List<Contender>> w : workloads.entrySet()) {
+            runWorkload(w.getKey(), w.getValue(), results);
         }
     }
 
-    /** JMH's output, reduced to one progress line per finished combination. */
-    private final class Listener implements OutputFormat {
-        final Case c;
-        final Map<String, BenchmarkParams> started = new LinkedHashMap<>();
-        final java.util.Set<String> done = new java.util.HashSet<>();
-        String lastError;
-        long startNanos;
-
-        Listener(Case c) {
-            this.c = c;
-        }
-
-        @Override
-        public void startBenchmark(BenchmarkParams p) {
-            started.put(p.id(), p);
-            startNanos = System.nanoTime();
-            progress.start(c.workload().apply(p), c.contender().apply(p));
-        }
-
-        @Override
-        public void endBenchmark(BenchmarkResult result) {
-            if (result == null) {
-                progress.finish("failed" + (lastError == null ? "" : ": " + lastError));
-                return;
+    /** The contenders of each workload: the JMH entries, plus Python's queue when asked for. */
+    static Map<String, List<Contender>> contenders(CompareOptions options, Path scripts, List<Case> cases,
+                                                  boolean pythonQueue) {
+        Map<String, List<Contender>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Entry>> w : byWorkload(cases).entrySet()) {
+            List<Contender> list = new ArrayList<>();
+            for (Entry e : w.getValue()) {
+                list.add(new Contender(e.c().group(), w.getKey(), e.contender(), e.c().side(), e.c().unit(), command(e),
+                        e.c().scale().apply(e.params()), null));
             }
-            double scale = c.scale().apply(result.getParams());
-            double score = result.getPrimaryResult().getScore() * scale;
-            progress.finish(Format.si(score) + " " + c.unit() + String.format(Locale.ROOT, "  (%.1f s)",
-                    (System.nanoTime() - startNanos) / 1e9));
+            out.put(w.getKey(), list);
         }
-
-        @Override
-        public void iteration(BenchmarkParams benchParams, IterationParams params, int iteration) {
-        }
-
-        @Override
-        public void iterationResult(BenchmarkParams benchParams, IterationParams params, int iteration,
-                                    IterationResult data) {
-            progress.tick();
-        }
-
-        @Override
-        public void startRun() {
-        }
-
-        @Override
-        public void endRun(Collection<RunResult> result) {
-        }
-
-        @Override
-        public void print(String s) {
-            remember(s);
-        }
-
-        @Override
-        public void println(String s) {
-            remember(s);
-        }
-
-        private void remember(String s) {
-            if (s == null) {
-                return;
+        if (pythonQueue) {
+            List<Contender> q = out.computeIfAbsent(QUEUE_WORKLOAD, k -> new ArrayList<>());
+            for (String loop : PythonPeers.LOOPS) {
+                q.add(new Contender("queue", QUEUE_WORKLOAD, "python " + loop, Row.Side.PEER, "items/s",
+                        List.of(options.python(), scripts.resolve("queue_bench.py").toString(), "--loop", loop, "--serve"),
+                        1.0, PythonPeers.unavailable(options.python(), loop)));
             }
-            for (String line : s.split("\n")) {
-                String t = line.trim();
-                if (t.matches("^([a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(Exception|Error)(:.*)?$")) {
-                    lastError = t.length() > 200 ? t.substring(0, 200) : t;
+        }
+        return out;
+    }
+
+    private void runWorkload(String workload, List<Contender> all, Results results) throws IOException {
+        int rounds = options.rounds();
+        long window = options.iteration().toMillis();
+        long warmup = options.warmup().toMillis();
+        progress.start(workload, all.size() + " contenders, warm-up and " + rounds + " rounds");
+        long t0 = System.nanoTime();
+        List<Contender> live = new ArrayList<>();
+        List<TurnProcess> procs = new ArrayList<>();
+        Map<Contender, String> why = new LinkedHashMap<>();
+        try {
+            // start them all at once: they set up while nothing is measured
+            for (Contender c : all) {
+                if (c.skip() != null) {
+                    why.put(c, c.skip());
+                    continue;
+                }
+                Path log = logs.resolve(tag(workload + "-" + c.name()) + ".log");
+                live.add(c);
+                procs.add(TurnProcess.start(c.command(), log));
+            }
+            for (int i = 0; i < procs.size(); i++) {
+                String f = procs.get(i).awaitReady();
+                if (f != null) {
+                    why.put(live.get(i), f);
                 }
             }
+            // warm-up: in turns as well, two halves, so no one's JIT runs during another's window
+            for (int pass = 0; pass < 2; pass++) {
+                for (TurnProcess p : procs) {
+                    p.run(Math.max(1, warmup / 2));
+                    progress.tick();
+                }
+            }
+            List<List<Double>> samples = new ArrayList<>();
+            procs.forEach(p -> samples.add(new ArrayList<>()));
+            Rounds.run(rounds, procs.size(), (r, i) -> {
+                double s = procs.get(i).run(window);
+                if (!Double.isNaN(s) && samples.get(i).size() == r) {
+                    samples.get(i).add(s * live.get(i).scale());
+                }
+                progress.tick();
+            });
+            for (int i = 0; i < live.size(); i++) {
+                Contender c = live.get(i);
+                String f = procs.get(i).failure();
+                if (why.containsKey(c)) {
+                    continue;
+                }
+                List<Double> got = samples.get(i);
+                if (got.isEmpty()) {
+                    why.put(c, f != null ? f : "failed: no window measured");
+                    continue;
+                }
+                Row row = Row.of(c.group(), workload, c.name(), c.side(), c.unit(), got);
+                results.add(f != null ? row.withNote(f + " (after " + got.size() + " rounds)") : row);
+            }
+        } finally {
+            procs.forEach(TurnProcess::close);
         }
+        for (Map.Entry<Contender, String> e : why.entrySet()) {
+            Contender c = e.getKey();
+            results.add(Row.unavailable(c.group(), workload, c.name(), c.side(), c.unit(), e.getValue()));
+        }
+        results.pairing(workload, String.format(Locale.ROOT, "%d rounds of one %d ms window per contender, in turns",
+                rounds, window));
+        progress.finish(String.format(Locale.ROOT, "%.0f s", (System.nanoTime() - t0) / 1e9));
+        for (Row r : results.rowsOf(workload)) {
+            progress.note(String.format(Locale.ROOT, "      %-40s %s", r.contender(),
+                    r.measured() ? Format.si(r.median()) + " " + r.unit() : r.note()));
+        }
+    }
 
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public void verbosePrintln(String s) {
-        }
-
-        @Override
-        public void write(int b) {
-        }
-
-        @Override
-        public void write(byte[] b) throws IOException {
-        }
+    static String tag(String s) {
+        return s.replaceAll("[^A-Za-z0-9]+", "-");
     }
 }

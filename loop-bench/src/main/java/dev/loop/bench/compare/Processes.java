@@ -29,9 +29,14 @@ final class Processes {
 
     /** {@code java <flags> -cp <this class path> <main> <args>}. */
     static List<String> javaCommand(Class<?> main, List<String> args) {
+        return javaCommand(JVM_FLAGS, main, args);
+    }
+
+    /** {@code java <flags> -cp <this class path> <main> <args>}. */
+    static List<String> javaCommand(List<String> flags, Class<?> main, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java());
-        cmd.addAll(JVM_FLAGS);
+        cmd.addAll(flags);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(main.getName());

@@ -17,9 +17,23 @@ import java.util.function.Predicate;
 public final class Results {
     private final Map<String, String> meta = new LinkedHashMap<>();
     private final List<Row> rows = new ArrayList<>();
+    private final Map<String, String> pairing = new LinkedHashMap<>();
 
     public synchronized void meta(String key, String value) {
         meta.put(key, value);
+    }
+
+    /**
+     * Records that every row of {@code workload} was measured in the same rounds, as {@code how}
+     * says, so its rows compare round by round.
+     */
+    public synchronized void pairing(String workload, String how) {
+        pairing.put(workload, how);
+    }
+
+    /** How {@code workload}'s contenders were paired, or null if they were not. */
+    public synchronized String pairing(String workload) {
+        return pairing.get(workload);
     }
 
     public synchronized void add(Row row) {
@@ -70,11 +84,27 @@ public final class Results {
         return bestPeer(workload, r -> true);
     }
 
-    /** {@code row}'s median over the best peer's on the same workload; NaN if either is missing. */
-    public double ratioToBestPeer(Row row) {
+    /** {@code row} against the best peer on the same workload ({@link #ratio}); none if either is missing. */
+    public Rounds.Estimate ratioToBestPeer(Row row) {
         if (!row.measured()) {
-            return Double.NaN;
+            return Rounds.Estimate.NONE;
         }
-        return bestPeer(row.workload()).map(p -> row.median() / p.median()).orElse(Double.NaN);
+        return bestPeer(row.workload()).map(p -> ratio(row, p)).orElse(Rounds.Estimate.NONE);
+    }
+
+    /**
+     * {@code a} against {@code b}: the median of their per-round ratios with its confidence
+     * interval when both were measured in the same rounds, else the ratio of their medians alone
+     * (no interval).
+     */
+    public Rounds.Estimate ratio(Row a, Row b) {
+        if (!a.measured() || !b.measured()) {
+            return Rounds.Estimate.NONE;
+        }
+        if (a.workload().equals(b.workload()) && pairing(a.workload()) != null) {
+            return Rounds.pairedRatio(a.samples(), b.samples());
+        }
+        double r = a.median() / b.median();
+        return new Rounds.Estimate(r, r, r, 1);
     }
 }

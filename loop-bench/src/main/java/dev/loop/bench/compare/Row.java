@@ -6,23 +6,27 @@ import java.util.Objects;
 
 /**
  * One contender measured on one workload: the score of every measured iteration (higher is
- * better), and for echo workloads the latency percentiles and CPU use. A contender that could not
- * run has no samples and a note saying why; it stays in the table as such.
+ * better), and for server workloads the latency percentiles, CPU use and system calls. When the
+ * workload was measured in rounds ({@link Results#pairing}), sample i is round i's. A contender
+ * that could not run has no samples and a note saying why; it stays in the table as such.
  *
  * @param group      the workload family, as {@code --workloads} names it ("callsoon", "echo"...)
  * @param workload   what was measured, e.g. "timers fire, 1M pending"
  * @param contender  who, e.g. "loop select/heap", "netty nio", "python uvloop"
  * @param side       ours or a peer
  * @param unit       what one score counts per second, e.g. "callbacks/s", "MB/s"
- * @param samples    one score per measured iteration, in the order measured
+ * @param samples    one score per measured window, in round order
  * @param p50Micros  median round-trip latency in microseconds, NaN where it does not apply
  * @param p99Micros  99th percentile round-trip latency in microseconds, NaN where it does not apply
  * @param clientCpu  CPU the load generator used, in cores, NaN where it does not apply
  * @param serverCpu  CPU the server under test used, in cores, NaN where it does not apply
  * @param note       why there are no samples, or a remark on the figures; null when none
+ * @param cpuPerOp   server CPU seconds per operation (message, request), median over rounds; NaN where it does not apply
+ * @param syscalls   the server's system calls per operation, null where they do not apply
  */
 public record Row(String group, String workload, String contender, Side side, String unit, List<Double> samples,
-                  double p50Micros, double p99Micros, double clientCpu, double serverCpu, String note) {
+                  double p50Micros, double p99Micros, double clientCpu, double serverCpu, String note,
+                  double cpuPerOp, Syscalls syscalls) {
 
     public enum Side {
         OURS, PEER;
@@ -41,6 +45,13 @@ public record Row(String group, String workload, String contender, Side side, St
         samples = List.copyOf(samples);
     }
 
+    /** A row without per-operation figures. */
+    public Row(String group, String workload, String contender, Side side, String unit, List<Double> samples,
+               double p50Micros, double p99Micros, double clientCpu, double serverCpu, String note) {
+        this(group, workload, contender, side, unit, samples, p50Micros, p99Micros, clientCpu, serverCpu, note,
+                Double.NaN, null);
+    }
+
     /** A micro benchmark's row: scores only. */
     public static Row of(String group, String workload, String contender, Side side, String unit, List<Double> samples) {
         return new Row(group, workload, contender, side, unit, samples, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
@@ -54,11 +65,23 @@ public record Row(String group, String workload, String contender, Side side, St
     }
 
     public Row withNote(String n) {
-        return new Row(group, workload, contender, side, unit, samples, p50Micros, p99Micros, clientCpu, serverCpu, n);
+        return new Row(group, workload, contender, side, unit, samples, p50Micros, p99Micros, clientCpu, serverCpu, n,
+                cpuPerOp, syscalls);
+    }
+
+    /** The same row with other samples. */
+    public Row withSamples(List<Double> other) {
+        return new Row(group, workload, contender, side, unit, other, p50Micros, p99Micros, clientCpu, serverCpu, note,
+                cpuPerOp, syscalls);
     }
 
     public boolean measured() {
         return !samples.isEmpty();
+    }
+
+    /** The median score with its confidence interval ({@link Rounds#estimate}). */
+    public Rounds.Estimate estimate() {
+        return Rounds.estimate(samples);
     }
 
     public boolean hasLatency() {

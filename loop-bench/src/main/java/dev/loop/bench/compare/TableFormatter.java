@@ -2,21 +2,26 @@ package dev.loop.bench.compare;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The side-by-side table: per workload, ours then the peers, with the median score, its spread over
- * the iterations, the ratio to the best peer, and latency and CPU where they apply. Plain text
- * for the terminal, Markdown for the docs.
+ * The side-by-side table: per workload, ours then the peers, with the median score and its
+ * interval, the median of the per-round ratios to the best peer and its interval, and for server
+ * workloads latency, CPU, CPU per operation and system calls per operation. Plain text for the
+ * terminal, Markdown for the docs.
  */
 public final class TableFormatter {
-    static final List<String> HEADER = List.of("workload", "contender", "score (median)", "spread", "vs best peer",
-            "p50 / p99", "CPU srv/cli", "note");
+    static final List<String> HEADER = List.of("workload", "contender", "score (median)", "+-", "vs best peer", "+-",
+            "p50 / p99", "CPU srv/cli", "srv CPU/op", "syscalls/op", "note");
+    /** Columns holding numbers, right-aligned. */
+    static final int FIRST_NUMBER = 2;
+    static final int LAST_NUMBER = 9;
 
     private TableFormatter() {
     }
 
-    /** The cells of every row, in table order. */
-    static List<List<String>> cells(Results results) {
+    /** The cells of every row, in table order; {@code detailed} puts the system call breakdown in. */
+    static List<List<String>> cells(Results results, boolean detailed) {
         List<List<String>> out = new ArrayList<>();
         for (String w : results.workloads()) {
             String best = results.bestPeer(w).map(Row::contender).orElse(null);
@@ -25,23 +30,48 @@ public final class TableFormatter {
                 c.add(w);
                 c.add(r.contender() + (r.side() == Row.Side.OURS ? " *" : ""));
                 c.add(r.measured() ? Format.si(r.median()) + " " + r.unit() : "n/a");
-                c.add(Format.spread(r));
-                double ratio = results.ratioToBestPeer(r);
-                c.add(Double.isNaN(ratio) ? "-"
-                        : Format.ratio(ratio) + (r.contender().equals(best) ? " (best)" : ""));
+                c.add(Format.interval(r.estimate()));
+                Rounds.Estimate ratio = results.ratioToBestPeer(r);
+                boolean isBest = r.contender().equals(best);
+                c.add(!ratio.present() ? "-" : Format.ratio(ratio.median()) + (isBest ? " (best)" : ""));
+                c.add(!ratio.present() || isBest ? "-" : Format.interval(ratio));
                 c.add(r.hasLatency() ? Format.micros(r.p50Micros()) + " / " + Format.micros(r.p99Micros()) : "-");
                 c.add(Double.isNaN(r.serverCpu()) && Double.isNaN(r.clientCpu()) ? "-"
                         : Format.cores(r.serverCpu()) + " / " + Format.cores(r.clientCpu()));
-                c.add(r.note() == null ? "" : r.note());
+                c.add(Format.nanos(r.cpuPerOp()));
+                c.add(r.syscalls() == null || !r.syscalls().measured() ? "-" : detailed ? r.syscalls().describe()
+                        : String.format(Locale.ROOT, "%.2f", r.syscalls().perOp()));
+                String note = r.note() == null ? "" : r.note();
+                if (r.measured() && r.syscalls() != null && !r.syscalls().measured() && r.syscalls().note() != null
+                        && !r.syscalls().note().equals("-")) {
+                    note = (note.isEmpty() ? "" : note + "; ") + "syscalls " + r.syscalls().note();
+                }
+                c.add(note);
                 out.add(c);
             }
         }
         return out;
     }
 
+    static List<List<String>> cells(Results results) {
+        return cells(results, true);
+    }
+
+    /** What the columns mean and how the contenders were paired: under every table. */
+    static String legend(Results results) {
+        String pairing = results.meta().get("pairing");
+        return "* ours. Scores are per second, the median over the rounds; +- is half the "
+                + String.format(Locale.ROOT, "%.0f", Rounds.CONFIDENCE * 100)
+                + "% confidence interval of that median (order statistics), over the median. vs best peer: the median"
+                + " of the per-round ratios to the peer with the highest median, +- likewise. srv CPU/op: server CPU"
+                + " time per message, median over the rounds; syscalls/op: every system call of the server's threads"
+                + " per message, counted with strace over a burst of its own.\n"
+                + (pairing == null ? "" : "Pairing: " + pairing + ".\n");
+    }
+
     /** Aligned columns; a workload's name is printed on its first row only. */
     public static String text(Results results) {
-        List<List<String>> rows = cells(results);
+        List<List<String>> rows = cells(results, false);
         int[] width = new int[HEADER.size()];
         for (int i = 0; i < width.length; i++) {
             width[i] = HEADER.get(i).length();
@@ -69,8 +99,7 @@ public final class TableFormatter {
             previous = r.get(0);
             line(sb, shown, width);
         }
-        sb.append("\n* ours. Scores are per second, median of the measured iterations; spread = half the range"
-                + " (max - min) over the median; vs best peer = median / the best peer's median.\n");
+        sb.append('\n').append(legend(results));
         return sb.toString();
     }
 
@@ -79,7 +108,7 @@ public final class TableFormatter {
         for (int i = 0; i < cells.size(); i++) {
             String c = cells.get(i);
             // numbers read better right-aligned
-            boolean right = i >= 2 && i <= 4;
+            boolean right = i >= FIRST_NUMBER && i <= LAST_NUMBER;
             l.append(right ? " ".repeat(width[i] - c.length()) + c : c + " ".repeat(width[i] - c.length()));
             l.append("  ");
         }
@@ -90,11 +119,12 @@ public final class TableFormatter {
     public static String markdown(Results results) {
         StringBuilder sb = new StringBuilder();
         sb.append("| ").append(String.join(" | ", HEADER)).append(" |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---|\n");
-        for (List<String> r : cells(results)) {
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (List<String> r : cells(results, true)) {
             sb.append("| ").append(String.join(" | ", r.stream().map(s -> s.replace("|", "\\|")).toList()))
                     .append(" |\n");
         }
+        sb.append('\n').append(legend(results));
         return sb.toString();
     }
 }

@@ -8,15 +8,21 @@ import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
- * The performance targets other issues set, checked against one run. A target missed is shown as
- * missed, with the figures; a target whose contenders did not run here is "not measured".
+ * The performance targets other issues set, checked against one run. Each pair (ours against its
+ * reference) is judged on the median of its per-round ratios and that median's confidence
+ * interval ({@link Rounds}): met when the whole interval clears the target, missed when the whole
+ * interval falls short, within noise when the interval straddles it, so a run on a noisy machine
+ * does not call a tie one way or the other. A target with every pair met is met, with every pair
+ * missed is missed, with every pair within noise is within noise, and partly met otherwise; a
+ * target whose contenders did not run here is "not measured".
  */
 public final class Targets {
     /** Python's asyncio.Queue(maxsize=128), 1 producer / 1 consumer, from the anchor measurements. */
     static final double ANCHOR_ASYNCIO_QUEUE_128 = 839_247;
 
     public enum Verdict {
-        MET("met"), PARTLY("partly met"), MISSED("missed"), NOT_MEASURED("not measured");
+        MET("met"), PARTLY("partly met"), WITHIN_NOISE("within noise"), MISSED("missed"),
+        NOT_MEASURED("not measured");
 
         final String label;
 
@@ -108,8 +114,7 @@ public final class Targets {
     static Outcome ratio(Results res, String target, Predicate<Row> workloads, Predicate<Row> ours,
                          BiFunction<Row, String, Optional<Row>> reference, double min) {
         List<String> parts = new ArrayList<>();
-        int met = 0;
-        int total = 0;
+        Tally tally = new Tally();
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         java.util.Map<String, List<String>> unmeasured = new java.util.LinkedHashMap<>();
@@ -132,15 +137,12 @@ public final class Targets {
                 if (ref.isEmpty()) {
                     continue;
                 }
-                double ratio = r.median() / ref.get().median();
-                total++;
-                if (ratio >= min) {
-                    met++;
-                }
-                lo = Math.min(lo, ratio);
-                hi = Math.max(hi, ratio);
+                Rounds.Estimate ratio = res.ratio(r, ref.get());
+                tally.add(ratio.low(), ratio.high(), min, true);
+                lo = Math.min(lo, ratio.median());
+                hi = Math.max(hi, ratio.median());
                 refs.add(ref.get().contender());
-                pairs.add(new String[] {shortName(r.contender()) + " " + Format.ratio(ratio), ref.get().contender()});
+                pairs.add(new String[] {shortName(r.contender()) + " " + withInterval(ratio), ref.get().contender()});
             }
             if (pairs.isEmpty()) {
                 continue;
@@ -152,9 +154,9 @@ public final class Targets {
             parts.add(w + ": " + String.join(", ", items) + (oneRef ? " vs " + refs.iterator().next() : ""));
         }
         StringBuilder detail = new StringBuilder();
-        if (total > 0) {
+        if (tally.total > 0) {
             String range = Format.ratio(lo).equals(Format.ratio(hi)) ? Format.ratio(lo) : Format.ratio(lo) + " to " + Format.ratio(hi);
-            detail.append(range).append(". ")
+            detail.append(range).append(tally.mix()).append(". ")
                     .append(String.join("; ", parts));
         }
         for (java.util.Map.Entry<String, List<String>> e : unmeasured.entrySet()) {
@@ -162,7 +164,68 @@ public final class Targets {
                     .append(String.join(", ", e.getValue())).append(": ").append(e.getKey());
         }
         return new Outcome(target, detail.length() == 0 ? "no contender and reference measured in this run"
-                : detail.toString(), verdict(met, total));
+                : detail.toString(), tally.verdict());
+    }
+
+    /** "1.62x (1.55-1.70)": a ratio with its interval, or alone when it has none. */
+    static String withInterval(Rounds.Estimate e) {
+        if (e.n() < 2 || Format.ratio(e.low()).equals(Format.ratio(e.high()))) {
+            return Format.ratio(e.median());
+        }
+        return Format.ratio(e.median()) + " (" + Format.ratio(e.low()).replace("x", "") + "-" + Format.ratio(e.high())
+                + ")";
+    }
+
+    /** Pairs judged so far: met, missed, or within noise. */
+    static final class Tally {
+        int total;
+        int met;
+        int missed;
+
+        /** One pair, from its interval [low, high] against {@code bound} (at least, or at most). */
+        void add(double low, double high, double bound, boolean atLeast) {
+            total++;
+            if (atLeast ? low >= bound : high <= bound) {
+                met++;
+            } else if (atLeast ? high < bound : low > bound) {
+                missed++;
+            }
+        }
+
+        int noise() {
+            return total - met - missed;
+        }
+
+        Verdict verdict() {
+            if (total == 0) {
+                return Verdict.NOT_MEASURED;
+            }
+            if (met == total) {
+                return Verdict.MET;
+            }
+            if (missed == total) {
+                return Verdict.MISSED;
+            }
+            return noise() == total ? Verdict.WITHIN_NOISE : Verdict.PARTLY;
+        }
+
+        /** " (2 met, 1 within noise, 1 missed)" when the pairs disagree, else nothing. */
+        String mix() {
+            if (met == total || missed == total || noise() == total) {
+                return "";
+            }
+            List<String> p = new ArrayList<>();
+            if (met > 0) {
+                p.add(met + " met");
+            }
+            if (noise() > 0) {
+                p.add(noise() + " within noise");
+            }
+            if (missed > 0) {
+                p.add(missed + " missed");
+            }
+            return " (" + String.join(", ", p) + ")";
+        }
     }
 
     /** "loop select/heap" reads as "select/heap" where it is clearly ours. */
@@ -173,57 +236,50 @@ public final class Targets {
     static Outcome absolute(Results res, String target, Predicate<Row> workloads, java.util.function.ToDoubleFunction<Row> value,
                             double bound, boolean atLeast, String format) {
         List<String> parts = new ArrayList<>();
-        int met = 0;
-        int total = 0;
+        Tally tally = new Tally();
         for (Row r : res.rows()) {
             if (r.side() != Row.Side.OURS || !workloads.test(r) || !r.measured()) {
                 continue;
             }
+            Rounds.Estimate e = r.estimate();
             double v = value.applyAsDouble(r);
-            total++;
-            if (atLeast ? v >= bound : v <= bound) {
-                met++;
-            }
+            // the interval of the score, through the same function (it may invert: ns per switch)
+            double a = value.applyAsDouble(r.withSamples(List.of(e.low())));
+            double b = value.applyAsDouble(r.withSamples(List.of(e.high())));
+            tally.add(Math.min(a, b), Math.max(a, b), bound, atLeast);
             String shown = format.equals("%s") ? Format.si(v) + "/s" : String.format(Locale.ROOT, format, v);
             parts.add(r.contender() + " " + shown);
         }
-        return new Outcome(target, parts.isEmpty() ? "no contender measured in this run" : String.join("; ", parts),
-                verdict(met, total));
+        return new Outcome(target, parts.isEmpty() ? "no contender measured in this run"
+                : (tally.mix().isEmpty() ? "" : tally.mix().substring(1) + ": ") + String.join("; ", parts),
+                tally.verdict());
     }
 
     /** Queue: against Python's asyncio.Queue measured in this run, else the anchor figure. */
     static Outcome queue(Results res) {
         String target = "queue >= 10x Python asyncio.Queue";
         List<String> parts = new ArrayList<>();
-        int met = 0;
-        int total = 0;
+        Tally tally = new Tally();
         for (Row r : res.rows()) {
             if (r.side() != Row.Side.OURS || !r.workload().startsWith("queue") || !r.measured()) {
                 continue;
             }
             Optional<Row> live = res.bestPeer(r.workload(), x -> x.contender().equals("python asyncio"));
-            double ref = live.map(Row::median).orElse(ANCHOR_ASYNCIO_QUEUE_128);
-            double ratio = r.median() / ref;
-            total++;
-            if (ratio >= 10) {
-                met++;
+            Rounds.Estimate ratio;
+            if (live.isPresent()) {
+                ratio = res.ratio(r, live.get());
+            } else {
+                Rounds.Estimate e = r.estimate();
+                double a = ANCHOR_ASYNCIO_QUEUE_128;
+                ratio = new Rounds.Estimate(e.median() / a, e.low() / a, e.high() / a, e.n());
             }
-            parts.add(r.contender() + " " + Format.ratio(ratio) + " python asyncio"
-                    + (live.isPresent() ? "" : " (anchor figure " + Format.si(ref) + "/s, not measured here)"));
+            tally.add(ratio.low(), ratio.high(), 10, true);
+            parts.add(r.contender() + " " + withInterval(ratio) + " python asyncio" + (live.isPresent() ? ""
+                    : " (anchor figure " + Format.si(ANCHOR_ASYNCIO_QUEUE_128) + "/s, not measured here)"));
         }
-        return new Outcome(target, parts.isEmpty() ? "no contender measured in this run" : String.join("; ", parts),
-                verdict(met, total));
-    }
-
-    private static Verdict verdict(int met, int total) {
-        if (total == 0) {
-            return Verdict.NOT_MEASURED;
-        }
-        return met == total ? Verdict.MET : met == 0 ? Verdict.MISSED : Verdict.PARTLY;
-    }
-
-    private static List<String> dedupe(List<String> l) {
-        return l.stream().distinct().toList();
+        return new Outcome(target, parts.isEmpty() ? "no contender measured in this run"
+                : (tally.mix().isEmpty() ? "" : tally.mix().substring(1) + ": ") + String.join("; ", parts),
+                tally.verdict());
     }
 
     /** The outcomes as aligned text. */
@@ -239,7 +295,8 @@ public final class Targets {
     }
 
     public static String markdown(List<Outcome> outcomes) {
-        StringBuilder sb = new StringBuilder("| target | verdict | figures (median ratios) |\n|---|---|---|\n");
+        StringBuilder sb = new StringBuilder("| target | verdict | figures (median of per-round ratios, interval) |\n"
+                + "|---|---|---|\n");
         for (Outcome o : outcomes) {
             sb.append("| ").append(o.target()).append(" | ").append(o.verdict().label()).append(" | ")
                     .append(o.detail().replace("|", "\\|")).append(" |\n");

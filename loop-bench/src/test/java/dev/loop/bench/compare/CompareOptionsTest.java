@@ -27,7 +27,7 @@ class CompareOptionsTest {
         CompareOptions q = CompareOptions.parse();
         CompareOptions f = CompareOptions.parse("--full");
         assertTrue(f.full());
-        assertTrue(f.iterations() > q.iterations());
+        assertTrue(f.rounds() > q.rounds());
         assertTrue(f.iteration().compareTo(q.iteration()) > 0);
         assertEquals(List.of(1, 10, 100), f.connections());
         assertTrue(f.pending().contains(1_000_000));
@@ -37,19 +37,21 @@ class CompareOptionsTest {
     void optionsOverrideThePresetInEitherSpelling() {
         CompareOptions o = CompareOptions.parse("--full", "--workloads", "echo,callsoon", "--backends=select",
                 "--timers", "Wheel,heap", "--duration", "1.5s", "--warmup=250ms", "--iterations", "7",
-                "--connections", "1,10", "--stream-connections=4", "--pending", "10k,1m", "--no-peers", "--no-pin",
+                "--connections", "1,10", "--stream-connections=4", "--pending", "10k,1m", "--no-peers", "--no-pin", "--no-strace",
                 "--python", "/opt/py", "--out", "/tmp/x");
         assertEquals(List.of("callsoon", "echo"), o.workloads()); // canonical order
         assertEquals(List.of("select"), o.backends());
         assertEquals(List.of("wheel", "heap"), o.timers());
         assertEquals(Duration.ofMillis(1500), o.iteration());
         assertEquals(Duration.ofMillis(250), o.warmup());
-        assertEquals(7, o.iterations());
+        assertEquals(7, o.rounds());
         assertEquals(List.of(1, 10), o.connections());
         assertEquals(List.of(4), o.streamConnections());
         assertEquals(List.of(10_000, 1_000_000), o.pending());
         assertFalse(o.peers());
         assertFalse(o.pin());
+        assertFalse(o.strace());
+        assertEquals(9, CompareOptions.parse("--rounds=9").rounds());
         assertEquals("/opt/py", o.python());
         assertEquals(Path.of("/tmp/x"), o.out());
         assertTrue(o.full());

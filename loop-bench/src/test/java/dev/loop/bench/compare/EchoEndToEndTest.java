@@ -1,6 +1,7 @@
 package dev.loop.bench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loop.Loop;
@@ -8,9 +9,13 @@ import dev.loop.LoopOptions;
 import dev.loop.Loops;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -18,14 +23,33 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The echo plumbing end to end: a server on our loop in this JVM, the load generator in a process of
- * its own started the way the comparison starts it, one connection, about half a second.
+ * The echo load end to end: a server on our loop in this JVM, the load generator in a process of
+ * its own started the way the comparison starts it, one window after another.
  */
 class EchoEndToEndTest {
 
+    static ServerLoad.Endpoint at(int port) {
+        return new ServerLoad.Endpoint() {
+            @Override
+            public String host() {
+                return "127.0.0.1";
+            }
+
+            @Override
+            public int port() {
+                return port;
+            }
+
+            @Override
+            public List<Long> pids() {
+                return List.of(ProcessHandle.current().pid());
+            }
+        };
+    }
+
     @Test
-    @Timeout(value = 30, unit = TimeUnit.SECONDS)
-    void loadGeneratorProcessMeasuresAnInTestServer(@TempDir Path dir) throws Exception {
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void oneLoadGeneratorProcessMeasuresWindowsAndBursts(@TempDir Path dir) throws Exception {
         Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"));
         CompletableFuture<Integer> port = new CompletableFuture<>();
         Thread t = new Thread(() -> {
@@ -39,26 +63,39 @@ class EchoEndToEndTest {
             }
         }, "echo-test-loop");
         t.start();
-        try {
-            CompareOptions o = CompareOptions.parse("--warmup", "200ms", "--duration", "150ms", "--iterations", "2",
-                    "--no-pin");
-            EchoRunner.Workload w = new EchoRunner.Workload("echo", "echo ping-pong 64 B, 1 conn", false, 1);
-            long pid = ProcessHandle.current().pid();
-            Row row = EchoRunner.measure(o, "loop select/heap", Row.Side.OURS, w, port.get(10, TimeUnit.SECONDS), pid,
-                    dir.resolve("client.log"), null);
-            assertTrue(row.measured(), "no samples: " + row.note());
-            assertEquals(2, row.samples().size());
-            assertTrue(row.median() > 100, "implausibly slow: " + row.samples());
-            assertTrue(row.p50Micros() > 0 && row.p99Micros() >= row.p50Micros(), row.toString());
-            assertTrue(row.clientCpu() > 0, row.toString());
-            assertTrue(row.note() == null || row.note().startsWith("load generator near"), row.note());
+        try (EchoLoad.Generator g = new EchoLoad.Generator(false, dir.resolve("client.log"))) {
+            ServerLoad.Endpoint server = at(port.get(10, TimeUnit.SECONDS));
+            List<String> meter = new ArrayList<>();
+            ServerLoad.Meter m = new ServerLoad.Meter() {
+                @Override
+                public void begin() {
+                    meter.add("begin");
+                }
 
-            EchoRunner.Workload s = new EchoRunner.Workload("stream", "echo stream 4 KiB x16, 1 conn", true, 1);
-            Row stream = EchoRunner.measure(o, "loop select/heap", Row.Side.OURS, s, port.get(), -1,
-                    dir.resolve("client.log"), null);
-            assertTrue(stream.measured(), "no samples: " + stream.note());
-            assertTrue(stream.median() > 1, "MB/s: " + stream.samples());
-            assertTrue(Double.isNaN(stream.p50Micros()));
+                @Override
+                public void end() {
+                    meter.add("end");
+                }
+            };
+            ServerLoad.Window ping = new EchoLoad(g, false, 2, 64, 1).run(server, Duration.ofMillis(100),
+                    Duration.ofMillis(200), false, m);
+            assertEquals(List.of("begin", "end"), meter);
+            assertTrue(ping.operations() > 20, "implausibly slow: " + ping);
+            assertEquals(ping.operations() * 64, ping.bytes());
+            assertTrue(ping.seconds() >= 0.2, ping.toString());
+            assertTrue(ping.p50Micros() > 0 && ping.p99Micros() >= ping.p50Micros(), ping.toString());
+
+            // a burst leaves nothing in flight: every message sent came back and was counted
+            ServerLoad.Window burst = new EchoLoad(g, true, 3, 4096, 16).run(server, Duration.ZERO,
+                    Duration.ofMillis(100), true, ServerLoad.Meter.NONE);
+            assertTrue(burst.operations() > 0, burst.toString());
+            assertEquals(burst.operations() * 4096, burst.bytes());
+            assertTrue(Double.isNaN(burst.p50Micros()));
+
+            // the same process serves the next window
+            ServerLoad.Window again = new EchoLoad(g, false, 1, 64, 1).run(server, Duration.ZERO,
+                    Duration.ofMillis(100), false, ServerLoad.Meter.NONE);
+            assertTrue(again.operations() > 0, again.toString());
         } finally {
             loop.stop();
             t.join(5000);
@@ -68,15 +105,15 @@ class EchoEndToEndTest {
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
-    void aServerThatIsNotThereIsReportedNotThrown(@TempDir Path dir) throws Exception {
+    void aServerThatIsNotThereIsAnErrorSayingSo(@TempDir Path dir) throws Exception {
         int closedPort;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        CompareOptions o = CompareOptions.parse("--warmup", "100ms", "--duration", "100ms", "--iterations", "1",
-                "--no-pin");
-        EchoRunner.Workload w = new EchoRunner.Workload("echo", "echo ping-pong 64 B, 1 conn", false, 1);
-        Row row = EchoRunner.measure(o, "nobody", Row.Side.PEER, w, closedPort, -1, dir.resolve("client.log"), null);
-        assertTrue(!row.measured() && row.note().startsWith("failed: "), row.toString());
+        try (EchoLoad.Generator g = new EchoLoad.Generator(false, dir.resolve("client.log"))) {
+            IOException e = assertThrows(IOException.class, () -> new EchoLoad(g, false, 1, 64, 1)
+                    .run(at(closedPort), Duration.ZERO, Duration.ofMillis(100), false, ServerLoad.Meter.NONE));
+            assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
+        }
     }
 }
