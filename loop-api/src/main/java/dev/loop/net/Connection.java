@@ -108,7 +108,7 @@ public interface Connection {
 
     /** Writes {@code bytes} as {@link #write(ByteBuffer)} does. */
     default LoopFuture<Void> write(byte[] bytes) {
-        return write(ByteBuffer.wrap(bytes));
+        return write(ByteBuffer.wrap(java.util.Objects.requireNonNull(bytes, "bytes")));
     }
 
     /** False while more than the high watermark is queued, until the queue is back to the low one. */

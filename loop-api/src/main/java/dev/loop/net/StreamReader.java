@@ -262,6 +262,7 @@ final class StreamReader {
     }
 
     LoopFuture<ByteBuffer> readUntil(byte[] delim, int maxLength) {
+        Objects.requireNonNull(delim, "delimiter");
         if (delim.length == 0 || maxLength < delim.length) {
             throw new IllegalArgumentException("need a delimiter and maxLength >= its length: " + maxLength);
         }

@@ -222,6 +222,29 @@ public class ConnectionEdgeContract extends NetSuite {
         assertEquals(0, await(loop, p[1].readExactly(0)).remaining(), "with bytes buffered too");
     }
 
+    /**
+     * A null argument is the caller's bug whatever state the connection is in: refused at once,
+     * naming the parameter, rather than a failed future on a closed connection that hides it.
+     */
+    @Test
+    void nullArgumentsAreRefusedByNameOpenOrClosed() throws Exception {
+        Loop loop = open();
+        Connection[] p = pair(loop);
+        assertNullsRefused(p[1]);
+        p[0].write(ascii("still"));
+        assertEquals("still", ascii(await(loop, p[1].readExactly(5))), "the refused calls left the connection as it was");
+        await(loop, p[0].close());
+        assertNullsRefused(p[0]);
+    }
+
+    private static void assertNullsRefused(Connection c) {
+        String state = c.isOpen() ? "open" : "closed";
+        assertEquals("src", assertThrows(NullPointerException.class, () -> c.write((ByteBuffer) null), state).getMessage());
+        assertEquals("bytes", assertThrows(NullPointerException.class, () -> c.write((byte[]) null), state).getMessage());
+        assertEquals("delimiter", assertThrows(NullPointerException.class, () -> c.readUntil(null, 10), state).getMessage());
+        assertEquals("dst", assertThrows(NullPointerException.class, () -> c.read(null), state).getMessage());
+    }
+
     // ------------------------------------------------------------------ threads
 
     @Test
