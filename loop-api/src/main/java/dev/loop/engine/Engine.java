@@ -517,6 +517,11 @@ public abstract class Engine {
         return closed;
     }
 
+    /** True once {@link #close()} began: what fails then is the close's doing, not news. Loop thread. */
+    public final boolean isClosing() {
+        return closing;
+    }
+
     /** True on the thread that runs this loop right now. Any thread. */
     public final boolean inLoop() {
         return Thread.currentThread() == owner;

@@ -40,6 +40,18 @@ abstract class CoalescedReadiness implements IoReady, Runnable {
     }
 
     /**
+     * Hands {@code ops}, with any bits recorded since the last run, to {@link #ready} at once. For a
+     * layer below that reports from its own callback (already in the callback phase, and not inside
+     * a call of this receiver): passing the readiness on costs no second {@code callSoon}, so no
+     * extra loop iteration per event. A run still queued then finds no bits left, which is harmless.
+     */
+    final void readyNow(int ops) {
+        int all = readyOps | ops;
+        readyOps = 0;
+        ready(all);
+    }
+
+    /**
      * Does the work for the readiness reported since the last call, in the callback phase.
      *
      * @param ops the union of every {@link IoReady} bit reported since then

@@ -126,20 +126,38 @@ public interface Connection {
 
     /**
      * Half-close: after the queued bytes are sent, the peer reads end of stream. This side can still
-     * read. Writes afterwards fail.
+     * read. Writes afterwards fail. Over TLS this sends close_notify first; a TLS 1.2 peer answers
+     * with its own and stops sending (only TLS 1.3 keeps the other direction open).
      */
     void shutdownOutput();
 
     /**
      * Graceful close: stops reading, sends what is queued, then closes. Pending reads fail with
-     * {@link java.nio.channels.ClosedChannelException}. Idempotent.
+     * {@link java.nio.channels.ClosedChannelException}. Idempotent. Over TLS, close_notify goes
+     * after the queued bytes, and the socket closes once it is sent.
      *
      * @return {@link #closeFuture()}
      */
     LoopFuture<Void> close();
 
-    /** Closes at once with a reset (SO_LINGER 0), dropping the queue; pending writes fail. */
+    /** Closes at once with a reset (SO_LINGER 0), dropping the queue; pending writes fail. Over TLS, without close_notify. */
     void abort();
+
+    /**
+     * Upgrades this plaintext connection to TLS (STARTTLS), as a client if this side connected and
+     * as a server if it accepted. Call it between reads, right after the last plaintext message:
+     * bytes written before the call go out unencrypted first, bytes the stream helpers read past the
+     * last message are the start of the peer's TLS, and everything read or written afterwards is
+     * encrypted (reads and writes made during the handshake wait for it).
+     *
+     * @return a future of this same connection once the handshake is done; if the handshake fails
+     *         it fails with an {@link javax.net.ssl.SSLException} saying why, and the connection closes
+     * @throws IllegalStateException if a read is pending, or the connection is already TLS
+     */
+    LoopFuture<Connection> startTls(TlsOptions tls);
+
+    /** What the TLS handshake agreed on (protocol, cipher suite, ALPN, peer certificates); null without TLS, or before the handshake finished. */
+    TlsInfo tls();
 
     /** Done (never failed) once the connection is closed, whatever closed it. */
     LoopFuture<Void> closeFuture();

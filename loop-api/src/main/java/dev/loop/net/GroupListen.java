@@ -23,7 +23,7 @@ final class GroupListen {
     }
 
     static GroupServer listen(LoopGroup group, InetSocketAddress address, ServerOptions options, AcceptMode mode,
-                              Consumer<Connection> onAccept) throws IOException {
+                              TlsOptions tls, Consumer<Connection> onAccept) throws IOException {
         if (group.isClosed()) {
             throw new IllegalStateException("the loop group is closed");
         }
@@ -34,18 +34,19 @@ final class GroupListen {
             boolean balances = onLoop(group, first, () -> NetRegistry.of(first).io.reusePortBalances());
             m = balances && loops.size() > 1 ? AcceptMode.REUSE_PORT : AcceptMode.HANDOFF;
         }
-        return m == AcceptMode.REUSE_PORT ? listenEverywhere(group, address, options.withReusePort(true), onAccept)
-                : listenAndHandOff(group, address, options, onAccept);
+        return m == AcceptMode.REUSE_PORT ? listenEverywhere(group, address, options.withReusePort(true), tls, onAccept)
+                : listenAndHandOff(group, address, options, tls, onAccept);
     }
 
     private static GroupServer listenEverywhere(LoopGroup group, InetSocketAddress address, ServerOptions options,
-                                                Consumer<Connection> onAccept) throws IOException {
+                                                TlsOptions tls, Consumer<Connection> onAccept) throws IOException {
         List<Server> servers = new ArrayList<>(group.size());
         try {
             InetSocketAddress at = address;
             for (Loop loop : group.loops()) {
                 InetSocketAddress bindTo = at;
-                Server s = onLoop(group, loop, () -> Net.listen(loop, bindTo, options, onAccept));
+                Server s = onLoop(group, loop, () -> tls == null ? Net.listen(loop, bindTo, options, onAccept)
+                        : Net.listen(loop, bindTo, options, tls, onAccept));
                 servers.add(s);
                 at = s.localAddress(); // port 0: the others join the port the first one got
             }
@@ -57,12 +58,16 @@ final class GroupListen {
     }
 
     private static GroupServer listenAndHandOff(LoopGroup group, InetSocketAddress address, ServerOptions options,
-                                                Consumer<Connection> onAccept) throws IOException {
+                                                TlsOptions tls, Consumer<Connection> onAccept) throws IOException {
         List<Loop> loops = group.loops();
         List<TcpServer> shards = new ArrayList<>(loops.size());
         try {
             for (Loop loop : loops) {
-                shards.add(onLoop(group, loop, () -> new TcpServer(NetRegistry.of(loop), options, onAccept)));
+                shards.add(onLoop(group, loop, () -> {
+                    TcpServer shard = new TcpServer(NetRegistry.of(loop), options, onAccept);
+                    shard.tls(tls); // each loop runs the handshakes of the connections it adopts
+                    return shard;
+                }));
             }
             TcpServer acceptor = shards.get(0);
             Dispatcher d = new Dispatcher(shards);

@@ -49,6 +49,27 @@ public final class Net {
     }
 
     /**
+     * Listens on {@code address} for TLS: each connection reaches {@code onAccept} once its
+     * handshake is done, so everything read and written is already plaintext. A handshake that
+     * fails (a plaintext client, a certificate the client refused, the timeout) closes that
+     * connection only and goes to the loop's exception handler, naming the peer.
+     *
+     * @param tls the server's keys and settings ({@link TlsContexts} makes a context from PEM or PKCS#12 files)
+     * @see #listen(Loop, InetSocketAddress, ServerOptions, Consumer)
+     */
+    public static Server listen(Loop loop, InetSocketAddress address, ServerOptions options, TlsOptions tls,
+                                Consumer<Connection> onAccept) throws IOException {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(onAccept, "onAccept");
+        NetRegistry net = registry(loop, address);
+        TcpServer server = new TcpServer(net, options, onAccept);
+        server.tls(tls);
+        server.listen(address);
+        return server;
+    }
+
+    /**
      * Listens on {@code address} on behalf of every loop of {@code group} with
      * {@link AcceptMode#AUTO}.
      *
@@ -76,7 +97,24 @@ public final class Net {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(onAccept, "onAccept");
-        return GroupListen.listen(group, address, options, mode, onAccept);
+        return GroupListen.listen(group, address, options, mode, null, onAccept);
+    }
+
+    /**
+     * Listens for TLS on {@code address} on behalf of every loop of {@code group}
+     * ({@link AcceptMode#AUTO}); each handshake runs on the loop that serves the connection.
+     *
+     * @see #listen(Loop, InetSocketAddress, ServerOptions, TlsOptions, Consumer)
+     * @see #listen(LoopGroup, InetSocketAddress, ServerOptions, AcceptMode, Consumer)
+     */
+    public static GroupServer listen(LoopGroup group, InetSocketAddress address, ServerOptions options, TlsOptions tls,
+                                     Consumer<Connection> onAccept) throws IOException {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(onAccept, "onAccept");
+        return GroupListen.listen(group, address, options, AcceptMode.AUTO, tls, onAccept);
     }
 
     /** Connects with default options. */
@@ -94,7 +132,26 @@ public final class Net {
     public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
         Objects.requireNonNull(options, "options");
         NetRegistry net = registry(loop, address);
-        return new StreamConnection(net, options, null, address).connect();
+        return new StreamConnection(net, options, null, address).connect(null);
+    }
+
+    /**
+     * Connects to {@code address} over TLS: the future completes once the handshake is done. Host
+     * names are verified by default: the server's certificate must name
+     * {@link TlsOptions#serverName()}, or the host of {@code address} ({@code new
+     * InetSocketAddress("example.com", 443)} keeps the name it was resolved from). A failed
+     * handshake fails the future with an {@link javax.net.ssl.SSLHandshakeException} that names the
+     * address and what went wrong (an untrusted or expired certificate, the name that did not match,
+     * the alert the server sent, the timeout).
+     *
+     * @param tls the client's trust and settings ({@link TlsOptions#client()}: what the JDK trusts)
+     */
+    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options,
+                                                 TlsOptions tls) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(tls, "tls");
+        NetRegistry net = registry(loop, address);
+        return new StreamConnection(net, options, null, address).connect(tls);
     }
 
     private static NetRegistry registry(Loop loop, InetSocketAddress address) {

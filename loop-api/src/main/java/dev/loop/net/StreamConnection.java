@@ -39,7 +39,7 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
     private final TcpServer server;   // null for a client connection
     private final StreamReader reader;
     private final StreamWriter writer;
-    Transport transport;              // set once, by connect or accepted; read by the reader and writer
+    Transport transport;              // set by connect or accepted, replaced once by startTls; read by the reader and writer
     private int state;
 
     // the interest last asked of the transport: only a change is passed on
@@ -67,12 +67,13 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     // ------------------------------------------------------------------ opening
 
-    /** Starts a client connect; the future completes with this connection. */
-    LoopFuture<Connection> connect() {
+    /** Starts a client connect, with a TLS handshake after it if {@code tls} is set; the future completes with this connection. */
+    LoopFuture<Connection> connect(TlsOptions tls) {
         connecting = loop.newPromise();
         state = CONNECTING;
         try {
-            transport = SocketTransport.connect(net.io, remote, options.kernelOptions(), this);
+            transport = tls == null ? SocketTransport.connect(net.io, remote, options.kernelOptions(), this)
+                    : TlsStart.connect(this, tls);
         } catch (IOException e) {
             state = CLOSED;
             closed.tryComplete(null);
@@ -106,6 +107,20 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
         state = OPEN;
         net.add(this);
         startIdleTimer();
+    }
+
+    /**
+     * Adopts a transport over an accepted socket that must finish opening first (a TLS handshake):
+     * the connection stays connecting, and the future completes once it is open.
+     */
+    LoopFuture<Connection> acceptedOpening(Transport t) {
+        connecting = loop.newPromise();
+        transport = t;
+        t.attach(this);
+        state = CONNECTING;
+        net.add(this);
+        setInterest(false, true);
+        return connecting;
     }
 
     private IOException describe(IOException e) {
@@ -263,6 +278,18 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
     public void shutdownOutput() {
         checkThread("shutdownOutput");
         writer.shutdownOutput();
+    }
+
+    // ------------------------------------------------------------------ TLS
+
+    @Override
+    public LoopFuture<Connection> startTls(TlsOptions tls) {
+        return TlsStart.upgrade(this, reader, tls, server == null, writer.queuedBytes(), interestRead, interestWrite);
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return transport instanceof TlsTransport t ? t.info() : null;
     }
 
     // ------------------------------------------------------------------ closing

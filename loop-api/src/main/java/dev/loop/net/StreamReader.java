@@ -205,6 +205,19 @@ final class StreamReader {
         return in == null ? 0 : in.size();
     }
 
+    /**
+     * Hands over the bytes the stream helpers read past the last message, which belong to a layer
+     * that starts on this stream now (STARTTLS); null if there are none.
+     *
+     * @throws IllegalStateException if a read is pending: the switch must fall between two reads
+     */
+    ByteBuffer takeReadAhead() {
+        if (kind != NO_READ) {
+            throw new IllegalStateException("a read is pending on " + conn + ": start TLS between reads");
+        }
+        return buffered() > 0 ? in.takeAll() : null;
+    }
+
     private static String line(ByteBuffer b, boolean terminated) {
         int len = b.remaining();
         if (terminated) {

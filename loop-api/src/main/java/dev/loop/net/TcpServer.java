@@ -44,6 +44,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
     private Dispatch dispatch; // null: connections stay on this loop
     private final RepeatedFailure acceptFailures;
     private final Runnable resumeAccepting = this::resumeAccepting;
+    private TlsOptions tls;    // null: plain TCP
 
     TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
         super(net.loop);
@@ -55,6 +56,11 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         o.remove(java.net.StandardSocketOptions.SO_RCVBUF);
         this.acceptedOptions = o;
         this.acceptFailures = new RepeatedFailure(net, this);
+    }
+
+    /** Serves TLS with {@code options} (null: plain TCP); set before {@link #listen}. */
+    void tls(TlsOptions options) {
+        this.tls = options;
     }
 
     /** Hands every accepted socket to {@code d}; set before {@link #listen}. */
@@ -152,13 +158,37 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             net.report("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
             return;
         }
+        if (tls != null) {
+            handshakeThenAccept(c, new SocketTransport(s));
+            return;
+        }
         c.accepted(new SocketTransport(s));
         connections.add(c);
+        accept(c);
+    }
+
+    private void accept(StreamConnection c) {
         try {
             onAccept.accept(c);
         } catch (RuntimeException e) {
             net.report("exception in the accept handler of " + this, e, onAccept);
         }
+    }
+
+    /**
+     * TLS: the user meets the connection once its handshake is done. A failed handshake closed the
+     * connection already; it is reported (naming the peer) unless the server or the loop is closing.
+     */
+    private void handshakeThenAccept(StreamConnection c, SocketTransport socket) {
+        connections.add(c); // closed with the server even while it handshakes
+        c.acceptedOpening(TlsStart.accept(c, socket, tls)).onDone(f -> {
+            if (f.isSuccess()) {
+                accept(c);
+            } else if (open && !dev.loop.engine.Engine.of(loop).isClosing()) {
+                loop.callExceptionHandler("TLS handshake with " + c.remote + " on " + local + " failed; closed the connection",
+                        f.exception(), this);
+            }
+        });
     }
 
     @SuppressWarnings("unchecked")

@@ -9,6 +9,7 @@ import java.util.Arrays;
  *
  * <pre>
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="echo-server --port 8888 --backend select"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="tls-echo-server --port 8443 --backend epoll"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-get http://127.0.0.1:8000/"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="countdown 5"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="producer-consumer 10"
@@ -28,6 +29,7 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         return switch (name) {
             case "echo-server" -> EchoServer.run(rest, out, err);
+            case "tls-echo-server" -> TlsEchoServer.run(rest, out, err);
             case "http-get" -> HttpGet.run(rest, out, err);
             case "countdown" -> Countdown.run(rest, out, err);
             case "producer-consumer" -> ProducerConsumer.run(rest, out, err);
@@ -35,6 +37,8 @@ public final class Main {
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
                 err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
+                err.println("  tls-echo-server [--port P] [--backend NAME] [--cert PEM --key PEM] [--http]");
+                err.println("                                                      echo (or answer HTTPS) over TLS");
                 err.println("  http-get URL                                        HTTP/1.0 GET: status line, body size");
                 err.println("  countdown [N]                                       count down N seconds");
                 err.println("  producer-consumer [N]                               N items through a queue");

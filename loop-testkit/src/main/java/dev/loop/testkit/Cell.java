@@ -9,7 +9,7 @@ import dev.loop.LoopOptions;
  * @param backend   a backend name as {@code Loops.providers()} lists it
  * @param timers    a timer strategy name
  * @param mechanism a task mechanism, or null where the suite does not run tasks
- * @param transport for the network suites, what connections run over ({@code tcp}); null elsewhere
+ * @param transport for the network suites, what connections run over ({@code tcp}, {@code tls}); null elsewhere
  */
 public record Cell(String backend, String timers, String mechanism, String transport) {
 

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @Conformance
-@MethodSource("dev.loop.testkit.Matrix#sockets")
+@MethodSource("dev.loop.testkit.Matrix#tcpSockets")
 public class ConnectionEdgeContract extends NetSuite {
 
     /** A connected pair on one loop: [client, the server's side]. */

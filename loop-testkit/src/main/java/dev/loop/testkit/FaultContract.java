@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @Conformance
-@MethodSource("dev.loop.testkit.Matrix#sockets")
+@MethodSource("dev.loop.testkit.Matrix#tcpSockets")
 public class FaultContract extends NetSuite {
 
     /** Descriptors kept free for the JVM, the build and the other side's accept queue. */

@@ -36,8 +36,8 @@ public final class Matrix {
     public static final String MECHANISMS = "loop.testkit.mechanisms";
     public static final String TRANSPORTS = "loop.testkit.transports";
 
-    /** What the network suites' connections can run over: plain TCP so far. */
-    static final List<String> ALL_TRANSPORTS = List.of("tcp");
+    /** What the network suites' connections run over: plain TCP, and TLS on top of it. */
+    static final List<String> ALL_TRANSPORTS = List.of("tcp", "tls");
 
     private static final Map<String, Boolean> HAS_SOCKETS = new ConcurrentHashMap<>();
     private static volatile boolean reported;
@@ -68,9 +68,26 @@ public final class Matrix {
                 .flatMap(c -> transports.stream().map(t -> new Cell(c.backend(), c.timers(), c.mechanism(), t)));
     }
 
+    /**
+     * {@link #sockets()} over plain TCP only: for the suites of faults and connection edge cases,
+     * whose promises are the stream layer's and whose sizes (thousands of connections, a child JVM)
+     * would cost a TLS handshake each on top.
+     */
+    public static Stream<Cell> tcpSockets() {
+        return sockets().filter(c -> "tcp".equals(c.transport()));
+    }
+
     static List<String> transports() {
         String only = System.getProperty(TRANSPORTS);
         return only == null || only.isBlank() ? ALL_TRANSPORTS : split(only);
+    }
+
+    /**
+     * Backends that have sockets, once each, on the default timers, over TLS: for the suite of what
+     * only TLS has (handshakes, certificates, STARTTLS), which does not vary with timers or tasks.
+     */
+    public static Stream<Cell> tls() {
+        return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null, "tls"));
     }
 
     /** Backends that have sockets, once each, on the default timers: for suites of whole loop groups. */

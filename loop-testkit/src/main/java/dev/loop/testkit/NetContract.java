@@ -45,6 +45,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -53,7 +54,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The TCP contract, written once and run on every backend with sockets x timer strategy x task
- * mechanism of the {@link Matrix}. Everything runs on 127.0.0.1.
+ * mechanism x transport of the {@link Matrix}: plain TCP, and TLS ({@link TestCertificates}), so
+ * every behaviour of a connection is also checked through the TLS layer. Everything runs on
+ * 127.0.0.1.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 @Conformance
@@ -76,6 +79,18 @@ public class NetContract {
 
     protected Loop open() {
         return loops.open(options());
+    }
+
+    /** TLS loads providers and opens files once per JVM: before a test counts descriptors. */
+    @BeforeEach
+    void warmUpTransport() {
+        if (isTls()) {
+            TestCertificates.warmUp();
+        }
+    }
+
+    protected boolean isTls() {
+        return "tls".equals(cell.transport());
     }
 
     /** Runs the loop until {@code f} is done, failing the test after {@link #PATIENCE}. */
@@ -112,8 +127,15 @@ public class NetContract {
 
     /** Listens for the transport under test, on a free loopback address. */
     protected Server listen(Loop loop, ServerOptions options, Consumer<Connection> onAccept) throws IOException {
+        return listen(loop, ANY_PORT, options, onAccept);
+    }
+
+    /** Listens for the transport under test on {@code address}. */
+    protected Server listen(Loop loop, InetSocketAddress address, ServerOptions options, Consumer<Connection> onAccept)
+            throws IOException {
         return switch (cell.transport()) {
-            case "tcp" -> Net.listen(loop, ANY_PORT, options, onAccept);
+            case "tcp" -> Net.listen(loop, address, options, onAccept);
+            case "tls" -> Net.listen(loop, address, options, TestCertificates.server(), onAccept);
             default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
         };
     }
@@ -124,8 +146,24 @@ public class NetContract {
 
     /** Connects to {@code server} over the transport under test. */
     protected LoopFuture<Connection> connect(Loop loop, Server server, SocketOptions options) {
+        return connect(loop, server.localAddress(), options);
+    }
+
+    /** Connects to {@code address} over the transport under test. */
+    protected LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
         return switch (cell.transport()) {
-            case "tcp" -> Net.connect(loop, server.localAddress(), options);
+            case "tcp" -> Net.connect(loop, address, options);
+            case "tls" -> Net.connect(loop, address, options, TestCertificates.clientOptions());
+            default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
+        };
+    }
+
+    /** A blocking JDK client socket for the transport under test: an {@link javax.net.ssl.SSLSocket} over TLS. */
+    protected Socket blockingSocket(InetSocketAddress addr) throws IOException {
+        return switch (cell.transport()) {
+            case "tcp" -> new Socket(addr.getAddress(), addr.getPort());
+            case "tls" -> TestCertificates.clientOptions().context().getSocketFactory()
+                    .createSocket(addr.getAddress(), addr.getPort());
             default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
         };
     }
@@ -229,8 +267,8 @@ public class NetContract {
         }
     }
 
-    private static byte[] blockingEcho(InetSocketAddress addr, byte[] data, long seed) {
-        try (Socket s = new Socket(addr.getAddress(), addr.getPort())) {
+    private byte[] blockingEcho(InetSocketAddress addr, byte[] data, long seed) {
+        try (Socket s = blockingSocket(addr)) {
             s.setSoTimeout((int) PATIENCE.toMillis());
             Thread writer = Thread.ofPlatform().start(() -> {
                 try {
@@ -362,7 +400,8 @@ public class NetContract {
         }
         Loop loop = open();
         long start = System.nanoTime();
-        Throwable e = awaitFailure(loop, Net.connect(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), port)));
+        Throwable e = awaitFailure(loop, connect(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+                SocketOptions.defaults()));
         assertInstanceOf(ConnectException.class, e);
         assertTrue(e.getMessage().contains(":" + port), e.getMessage());
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2), "refusal took too long");
@@ -372,7 +411,8 @@ public class NetContract {
     void bindingAPortInUseFailsNamingTheAddress() throws Exception {
         Loop loop = open();
         Server first = listen(loop, c -> { });
-        BindException e = assertThrows(BindException.class, () -> Net.listen(loop, first.localAddress(), c -> { }));
+        BindException e = assertThrows(BindException.class,
+                () -> listen(loop, first.localAddress(), ServerOptions.defaults(), c -> { }));
         assertTrue(e.getMessage().contains(first.localAddress().toString()), e.getMessage());
     }
 

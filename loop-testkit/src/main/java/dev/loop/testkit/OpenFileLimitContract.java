@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @Conformance
-@MethodSource("dev.loop.testkit.Matrix#sockets")
+@MethodSource("dev.loop.testkit.Matrix#tcpSockets")
 public class OpenFileLimitContract extends NetSuite {
     static final int LIMIT = 256;
     /** Clients beyond the limit, left in the server's accept queue. */
