@@ -135,6 +135,7 @@ public class ConnectionEdgeContract extends NetSuite {
     void aTaskWhoseReadTimesOutReadsTheLineThatArrivesLater() throws Exception {
         Loop loop = open();
         Connection[] p = pair(loop);
+        Promise<Void> timedOut = loop.newPromise();
         Task<String> reader = loop.spawn(() -> {
             try {
                 Async.timeout(Duration.ofMillis(20), () -> Async.await(p[1].readLine(100)));
@@ -142,9 +143,11 @@ public class ConnectionEdgeContract extends NetSuite {
             } catch (TimeoutException expected) {
                 // the read under the timeout was cancelled with the task's wait
             }
+            timedOut.complete(null);
             return Async.await(p[1].readLine(100));
         });
-        loop.callLater(Duration.ofMillis(60), () -> p[0].write(ascii("late\n")));
+        // sent once the timeout has happened, however late the loaded machine runs the task
+        timedOut.onDone(f -> loop.callLater(Duration.ofMillis(20), () -> p[0].write(ascii("late\n"))));
         assertEquals("late", await(loop, reader));
     }
 
