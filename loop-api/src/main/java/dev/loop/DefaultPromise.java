@@ -10,48 +10,59 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
- * The engine's {@link Promise}. Completion is one CAS on {@code result}; the callbacks registered
- * by then are handed to the loop in one {@link Loop#callSoon} of the promise itself, so create +
- * one callback + complete allocates nothing but the promise (and the callback the caller wrote).
- * Internal {@link Relay}s are the exception: they run on the completing thread.
+ * The engine's {@link Promise}. One word, {@code state}, holds the callbacks while the future is
+ * pending and the result once it is done, so completing is one CAS (which also takes the callbacks
+ * registered by then) and adding a callback is one CAS; the callbacks taken are handed to the loop
+ * in one {@link Loop#callSoon} of the promise itself, so create + one callback + complete allocates
+ * nothing but the promise (and the callback the caller wrote). Internal {@link Relay}s are the
+ * exception: they run on the completing thread.
  */
 class DefaultPromise<T> implements Promise<T>, Runnable {
     private static final Object NULL = new Object();
     /** The result of a future cancelled without a reason; one with a reason gets its own. */
     private static final Cancelled CANCELLED = new Cancelled(null);
-    /** {@code callbacks} after completion: later callbacks are scheduled one by one. */
-    private static final Object DISPATCHED = new Object();
-    private static final VarHandle RESULT;
-    private static final VarHandle CALLBACKS;
+    private static final VarHandle STATE;
     private static final Cleaner CLEANER = Cleaner.create();
 
     static {
         try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            RESULT = l.findVarHandle(DefaultPromise.class, "result", Object.class);
-            CALLBACKS = l.findVarHandle(DefaultPromise.class, "callbacks", Object.class);
+            STATE = MethodHandles.lookup().findVarHandle(DefaultPromise.class, "state", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final Loop loop;
-    /** null while pending; NULL, a value, a {@link Failure}, or a {@link Cancelled} once done. */
-    private volatile Object result;
-    /** null, one Consumer, a Consumer[] in registration order, or DISPATCHED. */
-    private volatile Object callbacks;
+    /**
+     * Pending: null (no callback), one {@link Consumer}, or an {@code Object[]} of them in
+     * registration order. Done: {@link #NULL}, a {@link Failure}, a {@link Cancelled}, a
+     * {@link Boxed} value, or the value itself. A value that could pass for callbacks (a
+     * {@code Consumer}, an {@code Object[]}) is boxed, so "pending" is a type test.
+     */
+    private volatile Object state;
     /** The callbacks handed to the loop at completion; loop thread only once published. */
     private Object toRun;
-    /** Debug mode: tracks whether a failure was ever looked at. */
-    private volatile Unretrieved unretrieved;
 
     DefaultPromise(Loop loop) {
         this.loop = Objects.requireNonNull(loop, "loop");
     }
 
-    private record Failure(Throwable error) { }
+    /** A failure; in debug mode with the tracker that reports it if nobody ever reads it. */
+    private record Failure(Throwable error, Unretrieved tracker) { }
 
     private record Cancelled(String reason) { }
+
+    /** A value that would otherwise look like pending callbacks. */
+    private record Boxed(Object value) { }
+
+    private static boolean pending(Object s) {
+        return s == null || s instanceof Consumer<?> || s instanceof Object[];
+    }
+
+    /** The value {@code s} (a done state that is neither a failure nor a cancellation) stands for. */
+    private static Object unbox(Object s) {
+        return s == NULL ? null : s instanceof Boxed b ? b.value() : s;
+    }
 
     @Override
     public final Loop loop() {
@@ -76,7 +87,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     @Override
     public boolean tryComplete(T value) {
-        return settle(value == null ? NULL : value);
+        return settle(value == null ? NULL : value instanceof Consumer<?> || value instanceof Object[] ? new Boxed(value) : value);
     }
 
     @Override
@@ -85,23 +96,17 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         if (error instanceof CancellationException c) {
             return cancel(c.getMessage());
         }
-        // In debug mode the tracker is in place before the CAS publishes the failure, so a reader
-        // on another thread can never look at the failure without being counted.
-        Unretrieved u = null;
-        if (loop.isDebug()) {
-            u = new Unretrieved(loop, error, getClass().getSimpleName() + "@" + Integer.toHexString(System.identityHashCode(this)));
-            unretrieved = u;
-        }
-        if (!RESULT.compareAndSet(this, null, new Failure(error))) {
-            if (u != null) {
-                u.retrieved = true;
-            }
+        // In debug mode the failure carries its tracker, so a reader on another thread can never
+        // look at the failure without being counted.
+        Unretrieved u = loop.isDebug()
+                ? new Unretrieved(loop, error, getClass().getSimpleName() + "@" + Integer.toHexString(System.identityHashCode(this)))
+                : null;
+        if (!settle(new Failure(error, u))) {
             return false;
         }
         if (u != null) {
             CLEANER.register(this, u);
         }
-        dispatch();
         return true;
     }
 
@@ -117,35 +122,40 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     /** Subclasses (tasks) complete through this; returns false if already done. */
     protected final boolean settle(Object encoded) {
-        if (!RESULT.compareAndSet(this, null, encoded)) {
-            return false;
+        for (;;) {
+            Object s = state;
+            if (!pending(s)) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, encoded)) {
+                if (s != null) {
+                    dispatch(s);
+                }
+                return true;
+            }
         }
-        dispatch();
-        return true;
     }
 
-    private void dispatch() {
-        Object c = CALLBACKS.getAndSet(this, DISPATCHED);
-        if (c == null) {
-            return;
-        }
+    /** Hands the callbacks the completing CAS took to where they run: relays here, the rest to the loop. */
+    private void dispatch(Object c) {
         if (c instanceof Relay<?>) {
             relay(c);
             return;
         }
         if (c instanceof Object[] arr) {
             c = relayFrom(arr);
-        }
-        if (c != null) {
-            toRun = c;
-            try {
-                loop.callSoon(this);
-            } catch (RejectedExecutionException closed) {
-                // Completed after its loop closed: the completion stands (readers and relays see
-                // it), but no loop is left to run the callbacks. Not the completer's fault.
-                toRun = null;
-                notRun(c);
+            if (c == null) {
+                return;
             }
+        }
+        toRun = c;
+        try {
+            loop.callSoon(this);
+        } catch (RejectedExecutionException closed) {
+            // Completed after its loop closed: the completion stands (readers and relays see it),
+            // but no loop is left to run the callbacks. Not the completer's fault.
+            toRun = null;
+            notRun(c);
         }
     }
 
@@ -222,8 +232,17 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
     public LoopFuture<T> onDone(Consumer<? super LoopFuture<T>> callback) {
         Objects.requireNonNull(callback, "callback");
         for (;;) {
-            Object c = callbacks;
-            if (c == DISPATCHED) {
+            Object s = state;
+            Object next;
+            if (s == null) {
+                next = callback;
+            } else if (s instanceof Object[] arr) {
+                Object[] grown = Arrays.copyOf(arr, arr.length + 1);
+                grown[arr.length] = callback;
+                next = grown;
+            } else if (s instanceof Consumer<?>) {
+                next = new Object[] {s, callback};
+            } else {
                 if ((Object) callback instanceof Relay<?>) {
                     relay(callback);
                 } else {
@@ -231,17 +250,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
                 }
                 return this;
             }
-            Object next;
-            if (c == null) {
-                next = callback;
-            } else if (c instanceof Object[] arr) {
-                Object[] grown = Arrays.copyOf(arr, arr.length + 1);
-                grown[arr.length] = callback;
-                next = grown;
-            } else {
-                next = new Object[] {c, callback};
-            }
-            if (CALLBACKS.compareAndSet(this, c, next)) {
+            if (STATE.compareAndSet(this, s, next)) {
                 return this;
             }
         }
@@ -250,14 +259,14 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
     @Override
     public boolean removeCallback(Consumer<? super LoopFuture<T>> callback) {
         for (;;) {
-            Object c = callbacks;
-            if (c == DISPATCHED) {
+            Object s = state;
+            if (!pending(s)) {
                 return removeFromDispatched(callback);
             }
             Object next;
-            if (c == callback) {
+            if (s == callback) {
                 next = null;
-            } else if (c instanceof Object[] arr) {
+            } else if (s instanceof Object[] arr) {
                 Object[] kept = Arrays.stream(arr).filter(o -> o != callback).toArray();
                 if (kept.length == arr.length) {
                     return false;
@@ -266,7 +275,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
             } else {
                 return false;
             }
-            if (CALLBACKS.compareAndSet(this, c, next)) {
+            if (STATE.compareAndSet(this, s, next)) {
                 return true;
             }
         }
@@ -333,55 +342,55 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     @Override
     public final boolean isDone() {
-        return result != null;
+        return !pending(state);
     }
 
     @Override
     public final boolean isCancelled() {
-        return result instanceof Cancelled;
+        return state instanceof Cancelled;
     }
 
     @Override
     public final boolean isSuccess() {
-        Object r = result;
-        return r != null && !(r instanceof Cancelled) && !(r instanceof Failure);
+        Object s = state;
+        return !pending(s) && !(s instanceof Cancelled) && !(s instanceof Failure);
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public final T result() {
-        Object r = result;
-        if (r == null) {
+        Object s = state;
+        if (pending(s)) {
             throw new IllegalStateException("result() on a pending future: " + this);
         }
-        if (r instanceof Cancelled c) {
+        if (s instanceof Cancelled c) {
             throw cancellation(c.reason());
         }
-        if (r instanceof Failure f) {
-            markRetrieved();
+        if (s instanceof Failure f) {
+            markRetrieved(f);
             throw Sneaky.<RuntimeException>rethrow(f.error());
         }
-        return r == NULL ? null : (T) r;
+        return (T) unbox(s);
     }
 
     @Override
     public final Throwable exception() {
-        Object r = result;
-        if (r == null) {
+        Object s = state;
+        if (pending(s)) {
             throw new IllegalStateException("exception() on a pending future: " + this);
         }
-        if (r instanceof Cancelled c) {
+        if (s instanceof Cancelled c) {
             throw cancellation(c.reason());
         }
-        if (r instanceof Failure f) {
-            markRetrieved();
+        if (s instanceof Failure f) {
+            markRetrieved(f);
             return f.error();
         }
         return null;
     }
 
-    private void markRetrieved() {
-        Unretrieved u = unretrieved;
+    private void markRetrieved(Failure f) {
+        Unretrieved u = f.tracker();
         if (u != null) {
             u.retrieved = true;
         }
@@ -399,7 +408,7 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     /** The reason given to {@link #cancel(String)}, or null (also when not cancelled). */
     protected final String cancelReason() {
-        return result instanceof Cancelled c ? c.reason() : null;
+        return state instanceof Cancelled c ? c.reason() : null;
     }
 
     /**
@@ -407,20 +416,21 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
      * value or exception whose toString() fails is described without it.
      */
     protected final String state() {
-        Object r = result;
-        if (r == null) {
+        Object s = state;
+        if (pending(s)) {
             return "pending";
         }
-        if (r instanceof Cancelled c) {
+        if (s instanceof Cancelled c) {
             return c.reason() == null ? "cancelled" : "cancelled: " + c.reason();
         }
         try {
-            if (r instanceof Failure f) {
+            if (s instanceof Failure f) {
                 return "failed with " + f.error();
             }
-            return "done with value " + (r == NULL ? "null" : r);
+            Object v = unbox(s);
+            return "done with value " + (v == null ? "null" : v);
         } catch (RuntimeException toStringFailed) {
-            return (r instanceof Failure ? "failed" : "done with a value") + " (whose toString() threw "
+            return (s instanceof Failure ? "failed" : "done with a value") + " (whose toString() threw "
                     + toStringFailed.getClass().getName() + ")";
         }
     }

@@ -2,12 +2,10 @@ package dev.loop.engine;
 
 import dev.loop.spi.IoHandler;
 import dev.loop.spi.LoopClock;
-import dev.loop.spi.TimerNode;
 import dev.loop.spi.TimerQueue;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.jctools.queues.MessagePassingQueue;
@@ -24,23 +22,19 @@ import org.jctools.queues.MessagePassingQueue;
  * the close state belongs to the thread running the loop.
  */
 public abstract class Engine {
-    private static final ThreadLocal<Engine> CURRENT = new ThreadLocal<>();
-
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     public static final int MAX_CLOSE_PASSES = 1_000;
 
     private final IoHandler io;
-    private final TimerQueue timers;
+    private final EngineTimers timers;
     private final LoopClock clock;
     private final String backendName;
     private final String timersName;
     private final boolean debug;
-    private final int maxTimersPerIteration;
     private final int maxInboxPerIteration;
 
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>(1024);
     private final Inbox inbox;
-    private final Consumer<TimerNode> fireTimer = node -> ready.addLast((EngineTimer) node);
     private final MessagePassingQueue.Consumer<Object> fromInbox = this::acceptFromInbox;
     private final Extensions extensions = new Extensions();
     private final AutoCloseable clockSubscription;
@@ -55,17 +49,15 @@ public abstract class Engine {
     private volatile boolean stopping;
     private volatile boolean closed;
     private boolean closing;
-    private long timerSequence;
     private long iterations;
 
     protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
-        this.timers = Objects.requireNonNull(timers, "timers");
+        this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.backendName = settings.backendName();
         this.timersName = settings.timersName();
         this.debug = settings.debug();
-        this.maxTimersPerIteration = settings.maxTimersPerIteration();
         this.maxInboxPerIteration = settings.maxInboxPerIteration();
         this.inbox = new Inbox("backend " + backendName);
         this.log = new EngineLog(backendName);
@@ -89,16 +81,12 @@ public abstract class Engine {
 
     /** The engine running on this thread (or lent to it, see {@link #bindCurrent}), or null. */
     public static Engine current() {
-        return CURRENT.get();
+        return CurrentEngine.get();
     }
 
     /** Marks a fallback task's virtual thread as running {@code engine} (null: unmarks it). */
     public static void bindCurrent(Engine engine) {
-        if (engine == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(engine);
-        }
+        CurrentEngine.set(engine);
     }
 
     /**
@@ -161,21 +149,12 @@ public abstract class Engine {
     public final void schedule(EngineTimer t) {
         if (Thread.currentThread() == owner) {
             if (inbox.isEmpty()) {
-                addTimer(t);
+                timers.add(t, closing);
             } else {
                 behindInbox(t);
             }
         } else {
             submit(t);
-        }
-    }
-
-    private void addTimer(EngineTimer t) {
-        if (closing) {
-            t.cancel(); // timers cannot outlive the loop: scheduled while closing means cancelled
-        } else {
-            t.sequence(timerSequence++);
-            timers.add(t);
         }
     }
 
@@ -257,9 +236,7 @@ public abstract class Engine {
 
         // 4. Move every timer whose deadline has passed into the ready queue (capped per
         //    iteration), then the work other threads submitted while we polled.
-        if (timers.size() > 0) {
-            timers.expire(clock.nanoTime(), maxTimersPerIteration, fireTimer);
-        }
+        timers.expire(clock);
         drainInbox();
 
         // 5. Run exactly the callbacks that were ready when this step began; callbacks they
@@ -282,24 +259,19 @@ public abstract class Engine {
         }
     }
 
-    private void drainInbox() {
+    void drainInbox() {
         inbox.drain(fromInbox, maxInboxPerIteration);
     }
 
-    private void acceptFromInbox(Object item) {
+    void acceptFromInbox(Object item) {
         if (item instanceof EngineTimer t) {
-            // A timer created or cancelled on another thread: schedule it, or drop it.
-            if (t.isCancelled()) {
-                timers.remove(t);
-            } else {
-                addTimer(t);
-            }
+            timers.fromInbox(t, closing);
         } else {
             ready.addLast((Runnable) item);
         }
     }
 
-    private void runCallback(Runnable r) {
+    void runCallback(Runnable r) {
         if (slow != null) {
             slow.run(r);
             return;
@@ -346,19 +318,19 @@ public abstract class Engine {
             if (owner != null) {
                 throw new IllegalStateException("loop is already running on thread " + owner.getName());
             }
-            if (CURRENT.get() != null) {
+            if (CurrentEngine.get() != null) {
                 throw new IllegalStateException("another loop is already running on thread "
                         + Thread.currentThread().getName());
             }
             owner = Thread.currentThread();
         }
-        CURRENT.set(this);
+        CurrentEngine.set(this);
     }
 
     private void exit() {
         stopping = false;
         owner = null;
-        CURRENT.remove();
+        CurrentEngine.set(null);
     }
 
     /** Makes the running loop return after the iteration in progress. Any thread. */
@@ -418,42 +390,9 @@ public abstract class Engine {
             closing = true;
             stopping = true; // every pass below polls without blocking
         }
-        inbox.shut();
-        // Tasks resumed by the close hooks look the loop up through CURRENT, as when it runs.
-        Engine previous = CURRENT.get();
-        CURRENT.set(this);
         try {
-            for (Runnable hook : extensions.closeHooks()) {
-                runCallback(hook);
-            }
-            drainInbox();
-            timers.clear(node -> ((EngineTimer) node).cancel());
-            int passes = 0;
-            while ((!ready.isEmpty() || !inbox.isEmpty()) && passes++ < MAX_CLOSE_PASSES) {
-                runOnce();
-            }
+            new Shutdown(this, inbox, ready, timers, extensions.closeHooks(), clockSubscription).run();
         } finally {
-            inbox.seal(fromInbox);
-            // What the seal took runs now; the inbox is no longer drained by this thread.
-            int passes = 0;
-            while (!ready.isEmpty() && passes++ < MAX_CLOSE_PASSES) {
-                runOnce();
-            }
-            if (!ready.isEmpty()) {
-                report("loop closed with " + ready.size() + " callbacks still being rescheduled after "
-                        + MAX_CLOSE_PASSES + " passes; they were dropped", null, null);
-            }
-            try {
-                io.close();
-            } catch (Throwable t) {
-                report("I/O backend " + backendName + " failed to close", t, io);
-            }
-            try {
-                clockSubscription.close();
-            } catch (Exception ignored) {
-                // unsubscribing from a clock cannot fail in a way that matters here
-            }
-            bindCurrent(previous);
             synchronized (this) {
                 closed = true;
                 owner = null;

@@ -13,6 +13,8 @@ import java.util.Arrays;
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-get http://127.0.0.1:8000/"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="countdown 5"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="producer-consumer 10"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-server --port 8080 --dir ."
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="resp-server --port 6379"
  * </pre>
  */
 public final class Main {
@@ -33,6 +35,8 @@ public final class Main {
             case "http-get" -> HttpGet.run(rest, out, err);
             case "countdown" -> Countdown.run(rest, out, err);
             case "producer-consumer" -> ProducerConsumer.run(rest, out, err);
+            case "http-server" -> dev.loop.examples.http.HttpServer.run(rest, out, err);
+            case "resp-server" -> dev.loop.examples.resp.RespServer.run(rest, out, err);
             case "demo" -> Demo.run(rest, out, err);
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
@@ -43,6 +47,8 @@ public final class Main {
                 err.println("  countdown [N]                                       count down N seconds");
                 err.println("  producer-consumer [N]                               N items through a queue");
                 err.println("  demo [--scale-ms MS]                                countdown/countup and producer/consumer tasks");
+                err.println("  http-server [--port P] [--backend B] [--loops N] [--dir D]   HTTP/1.1: /plaintext, /json, /echo, files");
+                err.println("  resp-server [--port P] [--backend B] [--loops N] [--timers T] the Redis protocol, for redis-cli");
                 yield "help".equals(name) ? 0 : 2;
             }
         };

@@ -116,6 +116,35 @@ class ExamplesTest {
     }
 
     @Test
+    void everyExampleMainRunsIsDocumentedInTheReadme() throws Exception {
+        String main = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/java/dev/loop/examples/Main.java"));
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("README.md"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("case \"([a-z-]+)\" ->").matcher(main);
+        int cases = 0;
+        while (m.find()) {
+            cases++;
+            assertTrue(readme.contains("| `" + m.group(1)), "loop-examples/README.md has no row for " + m.group(1));
+        }
+        assertTrue(cases >= 7, "found only " + cases + " examples in Main.java");
+    }
+
+    @Test
+    void serversRefuseUnknownOrMalformedArgumentsNamingThem() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        PrintStream o = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertEquals(2, Main.run(new String[] {"http-server", "--port", "eighty"}, o, e));
+        assertEquals(2, Main.run(new String[] {"resp-server", "--loops", "0"}, o, e));
+        assertEquals(2, Main.run(new String[] {"resp-server", "--prot", "1"}, o, e));
+        assertEquals(2, Main.run(new String[] {"http-server", "--file-reads", "mmap"}, o, e));
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals("http-server: --port takes a whole number, not 'eighty'", lines.get(0));
+        assertEquals("resp-server: --loops must be in [1, 1024]: 0", lines.get(1));
+        assertTrue(lines.get(2).startsWith("resp-server: unknown argument '--prot'"), lines.get(2));
+        assertEquals("http-server: --file-reads is 'loop' or 'offload', not 'mmap'", lines.get(3));
+    }
+
+    @Test
     void countdownCountsToLiftoff() throws Exception {
         assertEquals(List.of("3", "2", "1", "liftoff"), run("countdown", "3", "--interval-ms", "1").lines().toList());
     }

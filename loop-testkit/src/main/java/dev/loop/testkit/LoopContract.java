@@ -903,6 +903,33 @@ public class LoopContract {
         assertTrue(m3.contains("cancelled"), m3);
     }
 
+    /** Values that look like what a future keeps while pending (callbacks, arrays of them) or like nothing. */
+    @Test
+    void aFutureCompletesWithAnyValueEvenOneThatLooksLikeCallbacks() {
+        Loop loop = open();
+        java.util.function.Consumer<Object> consumer = x -> { };
+        Object[] array = {consumer};
+        Promise<Object> other = loop.newPromise();
+        List<Object> values = Arrays.asList(consumer, array, new String[] {"s"}, other, null, "plain");
+        for (Object value : values) {
+            Promise<Object> p = loop.newPromise();
+            List<Object> seen = new ArrayList<>();
+            p.onDone(f -> seen.add(f.result()));
+            assertTrue(p.tryComplete(value));
+            assertTrue(p.isDone(), "done with " + value);
+            assertTrue(p.isSuccess());
+            assertSame(value, p.result());
+            assertNull(p.exception());
+            assertFalse(p.tryComplete("again"), "a second completion must lose");
+            assertFalse(p.removeCallback(f -> { }));
+            p.onDone(f -> seen.add(f.result()));
+            spin(loop);
+            assertEquals(2, seen.size(), "both callbacks ran once for " + value);
+            assertSame(value, seen.get(0));
+            assertSame(value, seen.get(1));
+        }
+    }
+
     @Test
     void aCallbackCanBeRemovedBeforeItRuns() {
         Loop loop = open();

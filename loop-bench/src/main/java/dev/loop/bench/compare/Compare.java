@@ -95,7 +95,7 @@ public final class Compare {
             transports.add("epoll");
         }
         boolean pin = o.pin() && Processes.canPin();
-        results.meta("pinning", pin ? "echo server on CPU 0, load generator on CPU 1 (taskset)"
+        results.meta("pinning", pin ? "servers on CPU 0, load generators on CPU 1 (taskset)"
                 : "none (" + (o.pin() ? "taskset or a second CPU missing" : "--no-pin") + ")");
         results.meta("python", o.peers() ? PythonPeers.describe(o.python()) : "not run (--no-peers)");
         results.meta("pairing", pairing(o));
@@ -112,7 +112,20 @@ public final class Compare {
         List<ServerLoad.Workload> echo = EchoWorkloads.workloads(o, generator);
         List<ServerLoad.Spec> servers = echo.isEmpty() ? List.of()
                 : EchoWorkloads.servers(o, backends, defaultTimers, epollWhy, scripts);
-        int total = microWorkloads.size() + (echo.isEmpty() ? 0 : 1 + echo.size());
+        Files.createDirectories(logs);
+        List<ServerLoad.Workload> http = ProtocolWorkloads.http(o, pin, logs);
+        List<ServerLoad.Spec> httpServers = http.isEmpty() ? List.of()
+                : ProtocolWorkloads.httpServers(o, backends, defaultTimers, o.out());
+        List<ServerLoad.Workload> redis = ProtocolWorkloads.redis(o, pin, logs);
+        List<ServerLoad.Spec> redisServers = redis.isEmpty() ? List.of()
+                : ProtocolWorkloads.redisServers(o, backends, defaultTimers, o.out());
+        // a family without its load generator is not run: every row of it says which program is missing
+        String wrkWhy = http.isEmpty() ? null : ProtocolWorkloads.missing(ProtocolWorkloads.find("wrk"), "wrk", "wrk");
+        String redisWhy = redis.isEmpty() ? null : ProtocolWorkloads.missing(
+                ProtocolWorkloads.find("redis-benchmark"), "redis-benchmark", "redis-tools");
+        int total = microWorkloads.size() + (echo.isEmpty() ? 0 : 1 + echo.size())
+                + (http.isEmpty() || wrkWhy != null ? 0 : 1 + http.size())
+                + (redis.isEmpty() || redisWhy != null ? 0 : 1 + redis.size());
         Progress progress = new Progress(out, total);
         out.println("compare: " + results.meta().get("preset") + " preset; backends " + backends + ", timers "
                 + timers + (defaultTimers.equals(timers) ? "" : " (" + defaultTimers + " outside the timer workloads)")
@@ -128,14 +141,19 @@ public final class Compare {
             new MicroRunner(o, progress, logs, scripts).run(microWorkloads, results);
         }
         // --- servers (processes, in turns) -------------------------------------------------------
-        if (!echo.isEmpty()) {
+        if (!echo.isEmpty() || !http.isEmpty() || !redis.isEmpty()) {
             String straceWhy = o.strace() ? Syscalls.ensureStrace(progress) : "n/a (--no-strace)";
             results.meta("system calls", straceWhy == null ? "strace -c -f -p PID over one "
                     + traceWindow(o).toMillis() + " ms burst per server and workload, apart from the measured windows"
                     : straceWhy);
             ServerRunner.Settings settings = new ServerRunner.Settings(echoWarmup(o), settle(o), o.iteration(),
                     o.rounds(), traceWindow(o), pin, straceWhy);
-            new ServerRunner(settings, progress, logs).run(servers, echo, results);
+            ServerRunner runner = new ServerRunner(settings, progress, logs);
+            if (!echo.isEmpty()) {
+                runner.run(servers, echo, results);
+            }
+            protocol(runner, "http", httpServers, http, wrkWhy, results, progress);
+            protocol(runner, "redis", redisServers, redis, redisWhy, results, progress);
         }
 
         results.meta("load after (1/5/15 min)", loadAverage());
@@ -161,6 +179,21 @@ public final class Compare {
         return 0;
     }
 
+    /** One protocol family on its own servers, or, without its load generator, rows that say so. */
+    private static void protocol(ServerRunner runner, String family, List<ServerLoad.Spec> specs,
+                                 List<ServerLoad.Workload> workloads, String missingLoad, Results results,
+                                 Progress progress) throws IOException {
+        if (workloads.isEmpty()) {
+            return;
+        }
+        if (missingLoad != null) {
+            progress.note("compare: " + family + " workloads not run: " + missingLoad);
+            ProtocolWorkloads.skipAll(specs, workloads, missingLoad, results);
+            return;
+        }
+        runner.run(specs, workloads, results);
+    }
+
     /** Each echo server's warm-up under load, before any window: the JIT compiles every server first. */
     static Duration echoWarmup(CompareOptions o) {
         return o.warmup().multipliedBy(3);
@@ -179,7 +212,7 @@ public final class Compare {
     /** How contenders share the machine, for the report. */
     static String pairing(CompareOptions o) {
         return String.format(Locale.ROOT, "in turns: every contender of a workload in a process of its own, all alive at"
-                + " once; %d ms warm-up each (echo servers: %d ms each under every workload's load, all before any"
+                + " once; %d ms warm-up each (servers: %d ms each under every workload's load, all before any"
                 + " window), then %d rounds in which each contender measures one %d ms window, the order rotated every"
                 + " round; ratios are medians of per-round ratios, +-%% the %.0f%% confidence interval of that median",
                 o.warmup().toMillis(), echoWarmup(o).toMillis(), o.rounds(), o.iteration().toMillis(),

@@ -22,14 +22,14 @@ import java.util.Set;
  * @param warmup       warm-up time per contender and workload (echo: per server, before any window)
  * @param iteration    length of one contender's measured window in a round
  * @param rounds       measured rounds per workload: in each, every contender measures one window in turn
- * @param connections  connection counts for the ping-pong echo workload
+ * @param connections  connection counts for the ping-pong echo and the HTTP workloads
  * @param streamConnections connection counts for the streaming echo workload
  * @param pending      timer counts for the timer workloads
  * @param peers        run the peers (Netty, the JDK, Python); off only to look at ours quickly
  * @param python       the Python interpreter used for the asyncio and uvloop peers
  * @param out          where the report, the JSON and the table go
  * @param pin          pin the echo server and the load generator to different CPUs with taskset
- * @param strace       count the echo servers' system calls per message with strace
+ * @param strace       count the servers' system calls per message or request with strace
  */
 public record CompareOptions(boolean full, List<String> workloads, List<String> backends, List<String> timers,
                              Duration warmup, Duration iteration, int rounds, List<Integer> connections,
@@ -38,7 +38,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
 
     /** Every workload family, in the order they run. */
     public static final List<String> ALL_WORKLOADS = List.of("callsoon", "callsoon-foreign", "timers", "future",
-            "task-switch", "spawn", "queue", "echo", "stream");
+            "task-switch", "spawn", "queue", "echo", "stream", "http", "redis");
 
     public static final String USAGE = """
             usage: compare [--full] [options]
@@ -46,9 +46,9 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
               the peers (Netty 4.2, the JDK, Python asyncio/uvloop when installed), then prints a table
               and writes report.html, results.json and table.txt.
             presets:
-              (none)              quick: about 3 minutes on two cores
+              (none)              quick: about 7 minutes on two cores (4 of them http, redis)
               --full              real numbers: more and longer rounds, every size and combination
-                                  (about 17 minutes)
+                                  (about 23 minutes, 6 of them http and redis)
             options (each overrides the preset):
               --workloads LIST    comma-separated, from: %s
               --backends LIST     our backends, e.g. select,epoll (default: every available one)
@@ -57,12 +57,12 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
               --warmup D          warm-up per contender (echo: per server, before any window)
               --rounds N          measured rounds; in each, every contender of a workload
                                   measures one window in turn (--iterations: the same)
-              --connections LIST  ping-pong echo connection counts, e.g. 1,10,100
+              --connections LIST  ping-pong echo and HTTP (wrk) connection counts, e.g. 1,10,100
               --stream-connections LIST  streaming echo connection counts
               --pending LIST      timer counts for the timer workloads, e.g. 10000,1000000
               --no-peers          ours only
               --no-pin            do not pin server and load generator to separate CPUs
-              --no-strace         do not count the echo servers' system calls with strace
+              --no-strace         do not count the servers' system calls with strace
               --python PATH       interpreter for the asyncio/uvloop peers (default /usr/bin/python3)
               --out DIR           output directory (default target/compare)
               --help              this text

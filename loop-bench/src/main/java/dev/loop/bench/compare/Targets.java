@@ -79,6 +79,8 @@ public final class Targets {
                 sameTimersOn(res, "select"), 1.2));
         out.add(ratio(res, "timers: wheel >= 3x heap on schedule+cancel at 1M", workload("timers schedule+cancel, 1M"),
                 r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"), heapTwin(res), 3.0));
+        out.add(ratio(res, "redis: >= 0.9x redis-server", workload("redis "), contender("loop "),
+                bestPeerOf(res, r -> r.contender().equals("redis-server")), 0.9));
         out.add(ratio(res, "timers: wheel >= Netty HashedWheelTimer", workload("timers"),
                 r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"),
                 bestPeerOf(res, contender("netty HashedWheelTimer")), 1.0));

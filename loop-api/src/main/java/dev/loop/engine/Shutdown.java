@@ -1,0 +1,75 @@
+package dev.loop.engine;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The steps of {@link Engine#close()} after it has claimed the loop, in order (docs/design.md,
+ * "Closing"): shut the inbox, run the close hooks (tasks are cancelled and run their
+ * {@code finally} blocks there), cancel the timers, run what is left until nothing is, seal the
+ * inbox and run what the seal took, release the backend and the clock. Nothing submitted before
+ * close returns is lost: it runs, or its submitter is told it was refused.
+ *
+ * <p>Not thread-safe: made and run once, by the thread closing the loop, which owns the loop
+ * meanwhile.
+ */
+final class Shutdown {
+    private final Engine engine;
+    private final Inbox inbox;
+    private final ArrayDeque<Runnable> ready;
+    private final EngineTimers timers;
+    private final List<Runnable> closeHooks;
+    private final AutoCloseable clockSubscription;
+
+    Shutdown(Engine engine, Inbox inbox, ArrayDeque<Runnable> ready, EngineTimers timers,
+             List<Runnable> closeHooks, AutoCloseable clockSubscription) {
+        this.engine = engine;
+        this.inbox = inbox;
+        this.ready = ready;
+        this.timers = timers;
+        this.closeHooks = closeHooks;
+        this.clockSubscription = clockSubscription;
+    }
+
+    void run() {
+        inbox.shut();
+        // Tasks resumed by the close hooks look the loop up as the current engine, as when it runs.
+        Engine previous = CurrentEngine.get();
+        CurrentEngine.set(engine);
+        try {
+            for (Runnable hook : closeHooks) {
+                engine.runCallback(hook);
+            }
+            engine.drainInbox();
+            timers.cancelAll();
+            runWhile(() -> !ready.isEmpty() || !inbox.isEmpty());
+        } finally {
+            inbox.seal(engine::acceptFromInbox);
+            // What the seal took runs now; the inbox is no longer drained by this thread.
+            runWhile(() -> !ready.isEmpty());
+            if (!ready.isEmpty()) {
+                engine.report("loop closed with " + ready.size() + " callbacks still being rescheduled after "
+                        + Engine.MAX_CLOSE_PASSES + " passes; they were dropped", null, null);
+            }
+            try {
+                engine.io().close();
+            } catch (Throwable t) {
+                engine.report("I/O backend " + engine.backendName() + " failed to close", t, engine.io());
+            }
+            try {
+                clockSubscription.close();
+            } catch (Throwable ignored) {
+                // unsubscribing from a clock cannot fail in a way that matters here
+            }
+            CurrentEngine.set(previous);
+        }
+    }
+
+    /** Iterations while {@code more} holds, {@link Engine#MAX_CLOSE_PASSES} at most. */
+    private void runWhile(BooleanSupplier more) {
+        for (int passes = 0; more.getAsBoolean() && passes < Engine.MAX_CLOSE_PASSES; passes++) {
+            engine.runOnce();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.loop.examples.http;
+
+import dev.loop.Loop;
+import dev.loop.net.Connection;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.function.Consumer;
+
+/**
+ * Sends a large file's bytes after its response head, a chunk at a time, at the pace the client
+ * reads. Not thread-safe: runs on the connection's loop (with offloaded reads, only the read
+ * itself runs on a virtual thread, into a buffer the loop does not touch meanwhile).
+ *
+ * <p>It stops when the connection is not {@linkplain Connection#isWritable() writable} and goes on
+ * once it has {@linkplain Connection#drain() drained}, so a slow reader costs at most the high
+ * watermark in memory; and it yields to the loop after {@link #BYTES_PER_TURN} bytes, so a fast
+ * reader of a large file does not keep other connections waiting.
+ */
+final class FileStream {
+    static final int CHUNK = 64 * 1024;
+    /** Bytes sent before handing the loop back to other callbacks. */
+    static final int BYTES_PER_TURN = 256 * 1024;
+
+    private final Loop loop;
+    private final Connection conn;
+    private final StaticFiles.Opened file;
+    private final boolean offload;
+    private final ByteBuffer buf;
+    private final Runnable done;
+    private final Runnable progress;
+    private final Consumer<Throwable> failed;
+    private final Runnable pump = this::pump;
+    private long position;
+
+    /**
+     * @param loopChunk a buffer the loop lends for on-loop reads (unused when reads are offloaded)
+     * @param done      called once every byte was handed to the connection
+     * @param progress  called after each chunk handed to the connection
+     * @param failed    called if reading fails or the file shrinks; the response is then broken
+     */
+    FileStream(Connection conn, StaticFiles.Opened file, boolean offload, ByteBuffer loopChunk, Runnable done,
+               Runnable progress, Consumer<Throwable> failed) {
+        this.loop = conn.loop();
+        this.conn = conn;
+        this.file = file;
+        this.offload = offload;
+        this.buf = offload ? ByteBuffer.allocate(CHUNK) : loopChunk;
+        this.done = done;
+        this.progress = progress;
+        this.failed = failed;
+    }
+
+    void start() {
+        pump();
+    }
+
+    private void pump() {
+        int budget = BYTES_PER_TURN;
+        while (position < file.size()) {
+            if (!conn.isOpen()) {
+                file.close();
+                return;
+            }
+            if (!conn.isWritable()) {
+                conn.drain().onDone(f -> pump());
+                return;
+            }
+            if (budget <= 0) {
+                loop.callSoon(pump);
+                return;
+            }
+            if (offload) {
+                loop.offload(this::read).onDone(f -> {
+                    if (!f.isSuccess()) {
+                        fail(f.exception());
+                    } else if (send(f.result())) {
+                        pump();
+                    }
+                });
+                return;
+            }
+            int n;
+            try {
+                n = read();
+            } catch (IOException e) {
+                fail(e);
+                return;
+            }
+            if (!send(n)) {
+                return;
+            }
+            budget -= n;
+        }
+        file.close();
+        done.run();
+    }
+
+    /** Reads the next chunk into {@code buf}; on the loop, or on an offload thread. */
+    private int read() throws IOException {
+        buf.clear().limit((int) Math.min(CHUNK, file.size() - position));
+        return file.channel().read(buf, position);
+    }
+
+    private boolean send(int n) {
+        if (n <= 0) {
+            fail(new EOFException("file shrank to " + position + " of " + file.size() + " bytes while being sent"));
+            return false;
+        }
+        if (!conn.isOpen()) {
+            file.close();
+            return false;
+        }
+        buf.flip();
+        conn.write(buf); // copies what the kernel does not take, so buf is free again
+        position += n;
+        progress.run();
+        return true;
+    }
+
+    private void fail(Throwable e) {
+        file.close();
+        failed.accept(e);
+    }
+}

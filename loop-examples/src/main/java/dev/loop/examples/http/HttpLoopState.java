@@ -1,0 +1,35 @@
+package dev.loop.examples.http;
+
+import dev.loop.Loop;
+import dev.loop.examples.io.OutputBuffer;
+import java.nio.ByteBuffer;
+
+/**
+ * What the connections of one loop share: the buffer responses are encoded into, the cached
+ * {@code Date} line, a chunk buffer for file reads, and the server's settings. Not thread-safe: its
+ * loop's thread only, which is why sharing needs no lock.
+ */
+final class HttpLoopState {
+    final Loop loop;
+    final HttpLimits limits;
+    /** Null when no directory is served. */
+    final StaticFiles files;
+    final OutputBuffer out = new OutputBuffer(64 * 1024);
+    final OutputBuffer scratch = new OutputBuffer(256);
+    final HttpDate date = new HttpDate();
+    private ByteBuffer chunk;
+
+    HttpLoopState(Loop loop, HttpLimits limits, StaticFiles files) {
+        this.loop = loop;
+        this.limits = limits;
+        this.files = files;
+    }
+
+    /** The loop's buffer for on-loop file reads (a file stream reads and writes it in one callback). */
+    ByteBuffer chunk() {
+        if (chunk == null) {
+            chunk = ByteBuffer.allocateDirect(FileStream.CHUNK);
+        }
+        return chunk;
+    }
+}

@@ -1,0 +1,170 @@
+package dev.loop.examples.http;
+
+import dev.loop.LoopOptions;
+import dev.loop.examples.io.ServerArgs;
+import dev.loop.examples.io.ServerHost;
+import dev.loop.net.ServerOptions;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * {@code http-server}: an HTTP/1.1 server on one loop or a loop group. Thread-safe.
+ *
+ * <p>It answers {@code GET /plaintext} and {@code GET /json} as the TechEmpower benchmarks define
+ * them, echoes {@code POST /echo}, and with {@code --dir} serves files from a directory. Keep-alive,
+ * pipelining (answers in order, a batch in one write), {@code Content-Length} and chunked bodies,
+ * {@code Expect: 100-continue}, limits on every part of a request ({@link HttpLimits}) with a
+ * 400/413/414/431 and a closed connection past them, and an idle timeout.
+ */
+public final class HttpServer implements AutoCloseable {
+    /** How a connection reads: push (a handler gets every chunk) or task (one task per connection). */
+    public enum Style { PUSH, TASK }
+
+    /**
+     * Everything the server can be told.
+     *
+     * @param dir      the directory to serve files from, or null for none
+     * @param offload  read files on virtual threads ({@code Loop.offload}) rather than on the loop
+     */
+    public record Config(InetSocketAddress address, String backend, String timers, int loops, Path dir,
+                         boolean offload, Style style, HttpLimits limits) {
+        public static Config defaults() {
+            return new Config(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8080), null, null, 1, null,
+                    false, Style.PUSH, HttpLimits.defaults());
+        }
+
+        public Config withAddress(InetSocketAddress a) {
+            return new Config(a, backend, timers, loops, dir, offload, style, limits);
+        }
+
+        public Config withBackend(String b) {
+            return new Config(address, b, timers, loops, dir, offload, style, limits);
+        }
+
+        public Config withTimers(String t) {
+            return new Config(address, backend, t, loops, dir, offload, style, limits);
+        }
+
+        public Config withLoops(int n) {
+            return new Config(address, backend, timers, n, dir, offload, style, limits);
+        }
+
+        public Config withDir(Path d, boolean offloadReads) {
+            return new Config(address, backend, timers, loops, d, offloadReads, style, limits);
+        }
+
+        public Config withStyle(Style s) {
+            return new Config(address, backend, timers, loops, dir, offload, s, limits);
+        }
+
+        public Config withLimits(HttpLimits l) {
+            return new Config(address, backend, timers, loops, dir, offload, style, l);
+        }
+    }
+
+    private final ServerHost host;
+    private final LongAdder accepted;
+    private final Config config;
+
+    private HttpServer(ServerHost host, LongAdder accepted, Config config) {
+        this.host = host;
+        this.accepted = accepted;
+        this.config = config;
+    }
+
+    /** Starts serving on threads of its own. */
+    public static HttpServer start(Config config) throws IOException {
+        StaticFiles files = config.dir() == null ? null : new StaticFiles(config.dir(), config.offload());
+        LongAdder accepted = new LongAdder();
+        LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
+        // the loop's own idle timeout would reset the connection; the server closes idle ones gracefully
+        ServerOptions options = ServerOptions.defaults();
+        ServerHost host = ServerHost.start("http", loopOptions, config.loops(), config.address(), options,
+                (loop, index, all) -> {
+                    HttpLoopState state = new HttpLoopState(loop, config.limits(), files);
+                    return c -> {
+                        accepted.increment();
+                        HttpConnection h = new HttpConnection(c, state);
+                        if (config.style() == Style.TASK) {
+                            h.startTask();
+                        } else {
+                            h.startPush();
+                        }
+                    };
+                });
+        return new HttpServer(host, accepted, config);
+    }
+
+    public InetSocketAddress address() {
+        return host.address();
+    }
+
+    /** Connections accepted so far, on every loop. */
+    public long connectionsAccepted() {
+        return accepted.sum();
+    }
+
+    public String backendName() {
+        return host.backendName();
+    }
+
+    @Override
+    public void close() {
+        host.close();
+    }
+
+    /** The command line: {@code http-server [--port P] [--host H] [--backend B] [--loops N] [--dir D] ...}. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        ServerArgs a;
+        Config c;
+        try {
+            a = new ServerArgs("http-server", args,
+                    List.of("--port", "--host", "--backend", "--timers", "--loops", "--dir", "--file-reads", "--style",
+                            "--idle-timeout-ms"),
+                    List.of());
+            c = Config.defaults();
+            InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
+            c = c.withAddress(new InetSocketAddress(host, a.integer("--port", 8080, 0, 65535)))
+                    .withBackend(a.string("--backend", null))
+                    .withTimers(a.string("--timers", null))
+                    .withLoops(a.integer("--loops", 1, 1, 1024));
+            String dir = a.string("--dir", null);
+            String reads = a.string("--file-reads", "loop");
+            if (!reads.equals("loop") && !reads.equals("offload")) {
+                throw new IllegalArgumentException("http-server: --file-reads is 'loop' or 'offload', not '" + reads + "'");
+            }
+            c = c.withDir(dir == null ? null : Path.of(dir), reads.equals("offload"));
+            String style = a.string("--style", "push");
+            if (!style.equals("push") && !style.equals("task")) {
+                throw new IllegalArgumentException("http-server: --style is 'push' or 'task', not '" + style + "'");
+            }
+            c = c.withStyle(style.equals("task") ? Style.TASK : Style.PUSH);
+            c = c.withLimits(c.limits().withIdleTimeout(Duration.ofMillis(
+                    a.integer("--idle-timeout-ms", 30_000, 1, Integer.MAX_VALUE))));
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return 2;
+        }
+        try (HttpServer server = start(c)) {
+            out.println("http server on http://" + server.address().getHostString() + ":" + server.address().getPort()
+                    + "/ (plaintext, json, echo" + (c.dir() == null ? "" : ", files from " + c.dir()
+                    + " read " + (c.offload() ? "off the loop" : "on the loop")) + "), backend "
+                    + server.backendName() + ", " + c.loops() + (c.loops() == 1 ? " loop" : " loops ("
+                    + server.host.acceptMode() + ")") + ", " + c.style().name().toLowerCase() + " style");
+            out.flush();
+            server.host.awaitClosed();
+        }
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "HttpServer[" + address() + ", " + config.loops() + " loops, " + backendName() + "]";
+    }
+}

@@ -1,0 +1,160 @@
+package dev.loop.examples.io;
+
+import dev.loop.Loop;
+import dev.loop.LoopGroup;
+import dev.loop.LoopOptions;
+import dev.loop.Loops;
+import dev.loop.net.Connection;
+import dev.loop.net.GroupServer;
+import dev.loop.net.Net;
+import dev.loop.net.Server;
+import dev.loop.net.ServerOptions;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+
+/**
+ * A server running on one loop, or on every loop of a {@link LoopGroup}, on threads of its own.
+ * Thread-safe; call {@link #close()} from any thread but the loops'.
+ *
+ * <p>With one loop the server listens before the loop starts and the loop runs on a platform
+ * thread of its own; with more, {@link Net#listen(LoopGroup, InetSocketAddress, ServerOptions,
+ * Consumer)} serves the port on all of them (SO_REUSEPORT where the kernel balances it, else one
+ * acceptor dealing connections out).
+ */
+public final class ServerHost implements AutoCloseable {
+
+    /** Makes the per-loop state of a service and returns what accepts connections on that loop. */
+    @FunctionalInterface
+    public interface Service {
+        /**
+         * Called once per loop, in the group's order, on the starting thread before any loop
+         * accepts; the consumer then runs on {@code loop}'s thread.
+         *
+         * @param index {@code loop}'s position: 0 is the first loop
+         * @param all   every loop of the server
+         */
+        Consumer<Connection> onLoop(Loop loop, int index, List<Loop> all);
+    }
+
+    private final Loop single;
+    private final Thread singleThread;
+    private final LoopGroup group;
+    private final GroupServer groupServer;
+    private final InetSocketAddress address;
+    private final List<Loop> loops;
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    private ServerHost(Loop single, Thread singleThread, InetSocketAddress address, LoopGroup group,
+                       GroupServer groupServer) {
+        this.single = single;
+        this.singleThread = singleThread;
+        this.group = group;
+        this.groupServer = groupServer;
+        this.address = address;
+        this.loops = single != null ? List.of(single) : group.loops();
+    }
+
+    /**
+     * Opens {@code loops} loops with {@code loopOptions}, listens on {@code address} and starts
+     * serving.
+     *
+     * @throws java.net.BindException naming the address when it is taken
+     */
+    public static ServerHost start(String name, LoopOptions loopOptions, int loops, InetSocketAddress address,
+                                   ServerOptions options, Service service) throws IOException {
+        if (loops < 1) {
+            throw new IllegalArgumentException(name + ": needs at least one loop: " + loops);
+        }
+        if (loops == 1) {
+            Loop loop = Loops.open(loopOptions);
+            Server server;
+            try {
+                server = Net.listen(loop, address, options, service.onLoop(loop, 0, List.of(loop)));
+            } catch (IOException | RuntimeException e) {
+                loop.close();
+                throw e;
+            }
+            Thread t = Thread.ofPlatform().name(name + "-loop").start(() -> {
+                try {
+                    loop.runForever();
+                } finally {
+                    loop.close();
+                }
+            });
+            return new ServerHost(loop, t, server.localAddress(), null, null);
+        }
+        LoopGroup group = LoopGroup.open(loops, loopOptions);
+        try {
+            Map<Loop, Consumer<Connection>> perLoop = new IdentityHashMap<>();
+            List<Loop> all = group.loops();
+            for (int i = 0; i < all.size(); i++) {
+                perLoop.put(all.get(i), service.onLoop(all.get(i), i, all));
+            }
+            // built before listen: the loops read the map only after listen hands them their part
+            GroupServer gs = Net.listen(group, address, options, c -> perLoop.get(c.loop()).accept(c));
+            return new ServerHost(null, null, gs.localAddress(), group, gs);
+        } catch (IOException | RuntimeException e) {
+            group.close();
+            throw e;
+        }
+    }
+
+    /** Where it listens (the real port when it was asked for port 0). */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** The loops serving, in order. */
+    public List<Loop> loops() {
+        return loops;
+    }
+
+    /** The backend's name, for the start-up line. */
+    public String backendName() {
+        return loops.get(0).backendName();
+    }
+
+    /** How the port is shared by a group: {@code REUSE_PORT}, {@code HANDOFF}, or "one loop". */
+    public String acceptMode() {
+        return groupServer == null ? "one loop" : groupServer.mode().toString();
+    }
+
+    /** Blocks until the server is closed (by {@link #close()} from another thread, or interrupted). */
+    public void awaitClosed() throws InterruptedException {
+        if (singleThread != null) {
+            singleThread.join();
+        } else {
+            closed.await();
+        }
+    }
+
+    /** Stops the loops, which closes every connection and the listening sockets. Idempotent. */
+    @Override
+    public void close() {
+        if (single != null) {
+            if (!single.isClosed()) {
+                single.stop();
+            }
+            boolean interrupted = false;
+            while (singleThread.isAlive()) {
+                try {
+                    singleThread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            groupServer.close(true);
+            group.close();
+        }
+        closed.countDown();
+    }
+}

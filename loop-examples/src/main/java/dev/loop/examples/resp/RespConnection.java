@@ -1,0 +1,232 @@
+package dev.loop.examples.resp;
+
+import dev.loop.Loop;
+import dev.loop.TimerHandle;
+import dev.loop.examples.io.InputBuffer;
+import dev.loop.examples.io.OutputBuffer;
+import dev.loop.net.Connection;
+import dev.loop.net.ConnectionHandler;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One client: commands parsed as bytes arrive, run in order, the replies to each batch written at
+ * once. Not thread-safe: runs on its connection's loop (its home), except that a batch it hands
+ * to the data loop is run there while the home side waits for it.
+ *
+ * <p>The keyspace lives on one loop, the data loop. A client of that loop runs its commands in
+ * place. A client of another loop of the group parses there, then hands the whole batch of
+ * pipelined commands to the data loop in one {@code execute}; the data loop runs them and encodes
+ * the replies into this connection's own buffer, and hands it back in one {@code execute}. One
+ * batch at a time per client, and reading stops meanwhile, so the order of replies is the order
+ * of commands and the two loops never touch the batch or the buffer at the same time: each
+ * hand-off goes through the target loop's inbox, which orders everything before it.
+ *
+ * <p>After {@code QUIT} or a protocol error the connection stops sending, then reads and drops
+ * until the client closes or {@link #LINGER} passes, so the client reads the last reply rather
+ * than a reset for the bytes it was still sending.
+ */
+final class RespConnection implements ConnectionHandler {
+    /** Commands run per batch at most: bounds the replies buffered before one write. */
+    static final int MAX_BATCH = 1024;
+    static final Duration LINGER = Duration.ofSeconds(2);
+
+    /** The loop holding the keyspace, and what runs commands on it. */
+    record Data(Loop loop, Commands commands) {
+    }
+
+    private final Connection conn;
+    private final Loop home;
+    private final Data data;
+    private final OutputBuffer loopOut; // the home loop's shared buffer, for batches run in place
+    private final InputBuffer in = new InputBuffer();
+    private final RespParser parser;
+    private final List<byte[][]> batch = new ArrayList<>();
+    private ProtocolError error;        // found after the batch's commands: replied to last
+    private OutputBuffer replies;       // this client's own, for batches run on the data loop
+
+    private boolean away;               // a batch is on the data loop
+    private boolean drainWait;          // the client is not reading its replies
+    private boolean reading = true;
+    private boolean closing;
+    private boolean eof;
+    private TimerHandle lingerTimer;
+
+    RespConnection(Connection conn, Data data, OutputBuffer loopOut, RespParser parser) {
+        this.conn = conn;
+        this.home = conn.loop();
+        this.data = data;
+        this.loopOut = loopOut;
+        this.parser = parser;
+    }
+
+    void start() {
+        conn.setHandler(this);
+    }
+
+    @Override
+    public void onData(Connection c, ByteBuffer bytes) {
+        if (closing) {
+            bytes.position(bytes.limit()); // lingering: read and dropped
+            return;
+        }
+        in.append(bytes);
+        process();
+    }
+
+    @Override
+    public void onEof(Connection c) {
+        eof = true;
+        if (!away) {
+            conn.close(); // every complete command was answered as it arrived
+        }
+    }
+
+    @Override
+    public void onClosed(Connection c, Throwable why) {
+        if (lingerTimer != null) {
+            lingerTimer.cancel();
+        }
+        in.clear();
+    }
+
+    /** Runs the complete commands buffered, a batch at a time, until input, or the client's reading, runs out. */
+    private void process() {
+        while (!closing && !away && !drainWait && conn.isOpen()) {
+            parseBatch();
+            if (batch.isEmpty() && error == null) {
+                return;
+            }
+            if (data.loop() == home) {
+                finish(loopOut, run(loopOut));
+            } else {
+                handOff();
+                return;
+            }
+        }
+    }
+
+    private void parseBatch() {
+        batch.clear();
+        try {
+            while (batch.size() < MAX_BATCH) {
+                byte[][] argv = parser.next(in);
+                if (argv == null) {
+                    return;
+                }
+                if (argv.length > 0) {
+                    batch.add(argv);
+                }
+            }
+        } catch (ProtocolError e) {
+            error = e;
+            in.clear();
+        }
+    }
+
+    /** Runs the batch on the data loop's thread; true if the connection closes after its replies. */
+    private boolean run(OutputBuffer out) {
+        for (byte[][] argv : batch) {
+            if (data.commands().execute(argv, out)) {
+                return true; // QUIT: the commands after it are not run
+            }
+        }
+        if (error != null) {
+            Reply.error(out, error.reply());
+            return true;
+        }
+        return false;
+    }
+
+    private void handOff() {
+        away = true;
+        updateReading();
+        if (replies == null) {
+            replies = new OutputBuffer(4096);
+        }
+        try {
+            data.loop().execute(() -> {
+                boolean close = run(replies);
+                try {
+                    home.execute(() -> {
+                        away = false;
+                        updateReading();
+                        if (conn.isOpen()) {
+                            finish(replies, close);
+                            process();
+                        }
+                    });
+                } catch (IllegalStateException homeClosed) {
+                    // the home loop closed, and with it this connection
+                }
+            });
+        } catch (IllegalStateException dataClosed) {
+            conn.abort(); // the server is shutting down: no keyspace to run the commands on
+        }
+    }
+
+    /** Writes a batch's replies in one write, then closes, waits for a slow reader, or goes on. */
+    private void finish(OutputBuffer out, boolean close) {
+        batch.clear();
+        error = null;
+        if (!conn.isOpen()) {
+            out.reset();
+            return;
+        }
+        if (!out.isEmpty()) {
+            out.flushTo(conn);
+        }
+        if (close) {
+            linger();
+        } else if (eof) {
+            conn.close();
+        } else if (!conn.isWritable()) {
+            drainWait = true;
+            updateReading();
+            conn.drain().onDone(f -> {
+                drainWait = false;
+                updateReading();
+                process();
+            });
+        }
+    }
+
+    private void linger() {
+        closing = true;
+        in.clear();
+        conn.shutdownOutput();
+        updateReading();
+        if (eof || conn.isInputShutdown()) {
+            conn.close();
+        } else {
+            lingerTimer = home.callLater(LINGER, () -> {
+                if (conn.queuedBytes() > 0) {
+                    conn.abort(); // the client has not read its last replies in all this time
+                } else {
+                    conn.close();
+                }
+            });
+        }
+    }
+
+    private void updateReading() {
+        boolean want = closing || (!away && !drainWait);
+        if (want == reading || !conn.isOpen()) {
+            return;
+        }
+        reading = want;
+        if (want) {
+            conn.resumeReading();
+        } else {
+            conn.pauseReading();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RespConnection[" + conn.remoteAddress() + (away ? ", batch on the data loop" : "")
+                + (closing ? ", closing" : "") + "]";
+    }
+}

@@ -1,0 +1,159 @@
+package dev.loop.examples.resp;
+
+import dev.loop.Loop;
+import dev.loop.LoopOptions;
+import dev.loop.examples.io.OutputBuffer;
+import dev.loop.examples.io.ServerArgs;
+import dev.loop.examples.io.ServerHost;
+import dev.loop.net.ServerOptions;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code resp-server}: a key-value server speaking the Redis protocol (RESP2) on one loop or a loop
+ * group, so {@code redis-cli} and {@code redis-benchmark} can drive it. Thread-safe.
+ *
+ * <p>String keys with {@code SET} (EX/PX/NX/XX/KEEPTTL/GET), {@code GET}, {@code DEL},
+ * {@code EXISTS}, counters, {@code MGET}/{@code MSET}, TTLs ({@code EXPIRE}, {@code PEXPIRE},
+ * {@code TTL}, {@code PTTL}, {@code PERSIST}) kept as loop timers, and the housekeeping clients
+ * need ({@code PING}, {@code ECHO}, {@code SELECT 0}, {@code DBSIZE}, {@code FLUSHALL},
+ * {@code QUIT}, {@code COMMAND}, {@code CONFIG GET}); inline and multibulk requests, pipelining.
+ *
+ * <p>The keyspace lives on the first loop. With more loops, the others accept and parse for their
+ * clients and hand each batch of commands to the first one (see {@link RespConnection}): Redis 6's
+ * I/O threads, with loops instead of threads and no locks.
+ */
+public final class RespServer implements AutoCloseable {
+
+    /**
+     * Everything the server can be told.
+     *
+     * @param maxArgs    arguments per command at most (Redis: 1024 * 1024)
+     * @param maxBulk    bytes per argument at most (Redis' proto-max-bulk-len is 512 MB)
+     * @param maxCommand bytes of one command's arguments together at most
+     */
+    public record Config(InetSocketAddress address, String backend, String timers, int loops, int maxArgs,
+                         int maxBulk, long maxCommand) {
+        public static Config defaults() {
+            return new Config(new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379), null, null, 1,
+                    1024 * 1024, 64 * 1024 * 1024, 256L * 1024 * 1024);
+        }
+
+        public Config withAddress(InetSocketAddress a) {
+            return new Config(a, backend, timers, loops, maxArgs, maxBulk, maxCommand);
+        }
+
+        public Config withBackend(String b) {
+            return new Config(address, b, timers, loops, maxArgs, maxBulk, maxCommand);
+        }
+
+        public Config withTimers(String t) {
+            return new Config(address, backend, t, loops, maxArgs, maxBulk, maxCommand);
+        }
+
+        public Config withLoops(int n) {
+            return new Config(address, backend, timers, n, maxArgs, maxBulk, maxCommand);
+        }
+
+        public Config withLimits(int args, int bulk, long command) {
+            return new Config(address, backend, timers, loops, args, bulk, command);
+        }
+    }
+
+    private final ServerHost host;
+    private final Config config;
+
+    private RespServer(ServerHost host, Config config) {
+        this.host = host;
+        this.config = config;
+    }
+
+    /** Starts serving on threads of its own. */
+    public static RespServer start(Config config) throws IOException {
+        LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
+        AtomicReference<RespConnection.Data> data = new AtomicReference<>();
+        ServerHost host = ServerHost.start("resp", loopOptions, config.loops(), config.address(), ServerOptions.defaults(),
+                (loop, index, all) -> {
+                    if (index == 0) {
+                        data.set(new RespConnection.Data(loop, new Commands(new Keyspace(loop), configValues(config))));
+                    }
+                    RespConnection.Data d = data.get();
+                    OutputBuffer out = new OutputBuffer(64 * 1024);
+                    return c -> new RespConnection(c, d, out,
+                            new RespParser(config.maxArgs(), config.maxBulk(), config.maxCommand())).start();
+                });
+        return new RespServer(host, config);
+    }
+
+    /** What CONFIG GET reports: enough for redis-benchmark, and true of this server. */
+    private static Map<String, String> configValues(Config c) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("save", "");
+        m.put("appendonly", "no");
+        m.put("databases", "1");
+        m.put("maxmemory", "0");
+        m.put("timeout", "0");
+        m.put("proto-max-bulk-len", Integer.toString(c.maxBulk()));
+        m.put("bind", c.address().getAddress().getHostAddress());
+        m.put("port", Integer.toString(c.address().getPort()));
+        return m;
+    }
+
+    public InetSocketAddress address() {
+        return host.address();
+    }
+
+    public String backendName() {
+        return host.backendName();
+    }
+
+    /** The loop that holds the keyspace. */
+    public Loop dataLoop() {
+        return host.loops().get(0);
+    }
+
+    @Override
+    public void close() {
+        host.close();
+    }
+
+    /** The command line: {@code resp-server [--port P] [--host H] [--backend B] [--timers T] [--loops N]}. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        Config c;
+        try {
+            ServerArgs a = new ServerArgs("resp-server", args,
+                    List.of("--port", "--host", "--backend", "--timers", "--loops", "--max-bulk"), List.of());
+            InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
+            Config d = Config.defaults();
+            c = d.withAddress(new InetSocketAddress(host, a.integer("--port", 6379, 0, 65535)))
+                    .withBackend(a.string("--backend", null))
+                    .withTimers(a.string("--timers", null))
+                    .withLoops(a.integer("--loops", 1, 1, 1024))
+                    .withLimits(d.maxArgs(), a.integer("--max-bulk", d.maxBulk(), 1, Integer.MAX_VALUE - 64),
+                            d.maxCommand());
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return 2;
+        }
+        try (RespServer server = start(c)) {
+            out.println("resp server (Redis protocol) on " + server.address().getHostString() + ":"
+                    + server.address().getPort() + ", backend " + server.backendName() + ", timers "
+                    + server.dataLoop().timersName() + ", " + c.loops() + (c.loops() == 1 ? " loop"
+                    : " loops (" + server.host.acceptMode() + "; keys on the first)"));
+            out.flush();
+            server.host.awaitClosed();
+        }
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "RespServer[" + address() + ", " + config.loops() + " loops, " + backendName() + "]";
+    }
+}
