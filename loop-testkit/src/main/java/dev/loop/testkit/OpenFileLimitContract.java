@@ -50,9 +50,9 @@ public class OpenFileLimitContract extends NetSuite {
     @Test
     void aServerAtTheOpenFileLimitBacksOffKeepsServingAndRecovers() throws Exception {
         long start = System.nanoTime();
-        try (FaultServer.Child child = FaultServer.Child.start(cell.backend(), LIMIT, false)) {
+        try (FaultServer.Child child = FaultServer.Child.start(cell.backend(), LIMIT, false);
+             Clients clients = new Clients(child.port)) { // closed on failure too: 250 sockets in this JVM
             long baseline = child.fds();
-            Clients clients = new Clients(child.port);
             int filled = fill(child, clients);
             long cpuBefore = child.cpuTicks();
             long wallBefore = System.nanoTime();
@@ -87,9 +87,9 @@ public class OpenFileLimitContract extends NetSuite {
      */
     @Test
     void aServerWhoseLogCannotBeWrittenAtTheLimitStillRecovers() throws Exception {
-        try (FaultServer.Child child = FaultServer.Child.start(cell.backend(), LIMIT, true)) {
+        try (FaultServer.Child child = FaultServer.Child.start(cell.backend(), LIMIT, true);
+             Clients clients = new Clients(child.port)) { // closed on failure too: 250 sockets in this JVM
             long baseline = child.fds();
-            Clients clients = new Clients(child.port);
             fill(child, clients);
             Thread.sleep(500);
             assertTrue(child.process.isAlive(), "the server died at the limit: " + child.stderr);
@@ -129,15 +129,15 @@ public class OpenFileLimitContract extends NetSuite {
      * @return connections that echoed after the freeing
      */
     private static int freeAndServe(FaultServer.Child child, Clients clients) throws IOException {
-        echo(clients.open.get(0), "served while at the limit");
+        echo(child, clients.open.get(0), "served while at the limit");
         for (Socket s : clients.open.subList(0, FREED)) {
             s.close();
         }
         clients.open.subList(0, FREED).clear();
         for (Socket s : clients.open) {
-            echo(s, "accepted after the limit");
+            echo(child, s, "accepted after the limit");
         }
-        echo(clients.add(), "a new client");
+        echo(child, clients.add(), "a new client");
         assertTrue(child.process.isAlive(), String.join("\n", child.stderr));
         return clients.open.size();
     }
@@ -169,13 +169,20 @@ public class OpenFileLimitContract extends NetSuite {
         }
     }
 
-    private static void echo(Socket s, String what) throws IOException {
+    private static void echo(FaultServer.Child child, Socket s, String what) throws IOException {
         byte[] msg = what.getBytes(StandardCharsets.US_ASCII);
         s.getOutputStream().write(msg);
         InputStream in = s.getInputStream();
         byte[] back = new byte[msg.length];
         for (int at = 0; at < back.length; ) {
-            int n = in.read(back, at, back.length - at);
+            int n;
+            try {
+                n = in.read(back, at, back.length - at);
+            } catch (java.net.SocketTimeoutException e) {
+                throw new AssertionError(what + ": no echo within " + PATIENCE.toSeconds() + " s; the child has "
+                        + child.fds() + " descriptors, alive " + child.process.isAlive() + ", its standard error:\n"
+                        + String.join("\n", child.stderr), e);
+            }
             assertTrue(n > 0, what + ": the connection ended");
             at += n;
         }
