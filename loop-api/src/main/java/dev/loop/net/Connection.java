@@ -10,6 +10,22 @@ import java.nio.ByteBuffer;
  * A TCP connection owned by a loop. Not thread-safe: call it on the loop thread (from callbacks,
  * or from tasks running on the loop); the futures it returns may be awaited from anywhere.
  *
+ * <p>Threads: an operation that changes the connection (the reads, {@code setHandler},
+ * {@code pauseReading}/{@code resumeReading}, {@code write}, {@code drain}, {@code shutdownOutput},
+ * {@code close}, {@code abort}) called on another thread while the loop runs throws
+ * {@link IllegalStateException} naming the thread and the loop: it would race the loop. Hand such work
+ * to the loop with {@link Loop#callSoon}. While the loop is not running any thread may call them
+ * (to set up before {@link Loop#runForever()}). The queries ({@code isOpen}, {@code isWritable},
+ * {@code queuedBytes}, the addresses) may be read anywhere but are only a snapshot off the loop
+ * thread; {@link #closeFuture()} and the returned futures are thread-safe.
+ *
+ * <p>Cancelling: cancelling a pending read's future (directly, or by cancelling the task awaiting
+ * it, a timeout around it, a task group shutting down) withdraws the read. No byte is lost: bytes
+ * that arrive afterwards go to the next read, and what a cancelled {@code readExactly},
+ * {@code readUntil} or {@code readLine} had already buffered stays buffered for the next read.
+ * Each {@link #drain()} returns a future of its own; cancelling one withdraws only that caller.
+ * Cancelling a write's future does not withdraw its bytes.
+ *
  * <p>Reading comes in two styles, one at a time: <em>pull</em>, where each {@link #read},
  * {@link #readExactly}, {@link #readUntil} or {@link #readLine} returns a future (one pending at a
  * time), and <em>push</em>, where a {@link ConnectionHandler} set with {@link #setHandler} receives
@@ -33,15 +49,17 @@ public interface Connection {
      * Reads at least one byte into {@code dst} (from its position to its limit). Bytes already
      * buffered by the stream helpers are returned first.
      *
-     * @return a future of the count read, or -1 at end of stream; it fails with an
+     * @return a future of the count read (at least 1), or -1 at end of stream; it fails with an
      *         {@link java.io.IOException} if the connection fails or closes first, and with a
      *         {@link java.net.SocketTimeoutException} after the read timeout
+     * @throws IllegalArgumentException if {@code dst} has no room (nothing remaining, or read-only):
+     *         such a read could never complete, and a count of 0 would spin a read loop
      * @throws IllegalStateException if another read is pending or a handler is set
      */
     LoopFuture<Integer> read(ByteBuffer dst);
 
     /**
-     * Reads exactly {@code n} bytes.
+     * Reads exactly {@code n} bytes ({@code n} = 0 completes at once with an empty buffer).
      *
      * @return a future of a buffer holding them (position 0, limit n); fails with
      *         {@link java.io.EOFException} if the stream ends first
@@ -91,7 +109,7 @@ public interface Connection {
 
     /** Writes {@code bytes} as {@link #write(ByteBuffer)} does. */
     default LoopFuture<Void> write(byte[] bytes) {
-        return write(ByteBuffer.wrap(bytes));
+        return write(ByteBuffer.wrap(java.util.Objects.requireNonNull(bytes, "bytes")));
     }
 
     /** False while more than the high watermark is queued, until the queue is back to the low one. */
@@ -102,7 +120,8 @@ public interface Connection {
 
     /**
      * A future done when the outgoing queue holds at most the low watermark (at once, if it does).
-     * Fails like writes do.
+     * Every waiting caller gets a future of its own: cancelling one leaves the others waiting. Fails
+     * like writes do.
      */
     LoopFuture<Void> drain();
 

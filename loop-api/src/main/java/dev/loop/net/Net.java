@@ -126,6 +126,8 @@ public final class Net {
      * Connects to {@code address}. Never blocks: every failure arrives through the future, a refused
      * connect as a {@link java.net.ConnectException} naming the address, a connect slower than
      * {@link SocketOptions#connectTimeout()} as a {@link java.net.SocketTimeoutException}.
+     * Cancelling the future (or the task awaiting it) gives up the connect: the socket is closed,
+     * whether or not it had connected meanwhile.
      */
     public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
         Objects.requireNonNull(options, "options");

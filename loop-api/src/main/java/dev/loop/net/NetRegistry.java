@@ -69,6 +69,23 @@ final class NetRegistry {
         return owned.size();
     }
 
+    /**
+     * Hands an error nobody else can receive to the loop's exception handler. Never throws: this is
+     * called from readiness callbacks, where an exception would end up in the loop's error path a
+     * second time, and at the open-file limit that path itself can fail (formatting a log record
+     * may need a descriptor). The engine's own fallback has then already said what it could.
+     *
+     * @return false if reporting failed
+     */
+    boolean report(String message, Throwable error, Object source) {
+        try {
+            loop.callExceptionHandler(message, error, source);
+            return true;
+        } catch (Throwable reportFailed) {
+            return false;
+        }
+    }
+
     /** The shared read buffer, cleared, with its limit at {@code size}. */
     ByteBuffer scratch(int size) {
         ByteBuffer s = scratch;
@@ -102,7 +119,7 @@ final class NetRegistry {
             try {
                 o.loopClosing(why);
             } catch (RuntimeException e) {
-                loop.callExceptionHandler("closing " + o + " while the loop closed failed", e, o);
+                report("closing " + o + " while the loop closed failed", e, o);
             }
         }
     }

@@ -31,7 +31,8 @@ final class OutboundQueue {
     private long queuedTotal;
     private long flushedTotal;
     private boolean writable = true;
-    private Promise<Void> drain;
+    // one promise per drain() caller, so each can be cancelled alone; made on the first wait
+    private ArrayDeque<Promise<Void>> drainers;
 
     OutboundQueue(Loop loop, int lowWatermark, int highWatermark) {
         this.loop = loop;
@@ -104,24 +105,32 @@ final class OutboundQueue {
         }
         if (queued <= low) {
             writable = true;
-            if (drain != null) {
-                Promise<Void> d = drain;
-                drain = null;
-                d.tryComplete(null);
+            Promise<Void> d;
+            while (drainers != null && (d = drainers.pollFirst()) != null) {
+                d.tryComplete(null); // false for a caller that gave up waiting: nothing to do
             }
         }
         return total;
     }
 
-    /** A future done once at most the low watermark is queued; null if that holds already. */
+    /**
+     * A future of its own, done once at most the low watermark is queued; null if that holds
+     * already. Cancelling it withdraws only this caller.
+     */
     Promise<Void> drain() {
         if (queued <= low) {
             return null;
         }
-        if (drain == null) {
-            drain = loop.newPromise();
+        if (drainers == null) {
+            drainers = new ArrayDeque<>(4);
         }
-        return drain;
+        // callers that gave up (cancelled) leave from the front; the rest are bounded by the callers
+        while (!drainers.isEmpty() && drainers.peekFirst().isDone()) {
+            drainers.pollFirst();
+        }
+        Promise<Void> d = loop.newPromise();
+        drainers.addLast(d);
+        return d;
     }
 
     /** Drops every byte and fails every waiter with {@code why}. */
@@ -131,9 +140,9 @@ final class OutboundQueue {
         while (!waiters.isEmpty()) {
             waiters.pollFirst().promise.tryFail(why);
         }
-        if (drain != null) {
-            drain.tryFail(why);
-            drain = null;
+        Promise<Void> d;
+        while (drainers != null && (d = drainers.pollFirst()) != null) {
+            d.tryFail(why);
         }
     }
 }

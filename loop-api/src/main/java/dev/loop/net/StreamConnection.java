@@ -102,6 +102,13 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
                 }
             });
         }
+        // A caller that gives up on the connect (cancels the future, or a timeout around it does)
+        // leaves nobody to close this connection: it closes itself, connected by then or not.
+        connecting.onDone(f -> {
+            if (f.isCancelled()) {
+                closeNow(null);
+            }
+        });
         return connecting;
     }
 
@@ -199,43 +206,67 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     // ------------------------------------------------------------------ reading and writing
 
+    /**
+     * The one thread rule: every operation that changes the connection runs on the loop thread, or
+     * on any thread while the loop is not running (setting up before {@code runForever}, as
+     * {@link Net} allows). Anything else would race the loop, so it is refused, naming the thread
+     * and the loop, rather than handed to the loop behind the caller's back: what the caller sees
+     * right after the call ({@code isWritable}, a pending read, an immediate write's future) would
+     * then depend on when the loop got to it. {@code loop.callSoon} is the explicit way across.
+     */
+    private void checkThread(String op) {
+        if (!loop.inLoop() && loop.isRunning()) {
+            throw new IllegalStateException(op + "() on thread " + Thread.currentThread().getName() + " while " + loop
+                    + " runs on another thread: a connection is not thread-safe; run this on the loop thread"
+                    + " (loop.callSoon, or a task of the loop): " + this);
+        }
+    }
+
     @Override
     public LoopFuture<Integer> read(ByteBuffer dst) {
+        checkThread("read");
         return reader.read(dst);
     }
 
     @Override
     public LoopFuture<ByteBuffer> readExactly(int n) {
+        checkThread("readExactly");
         return reader.readExactly(n);
     }
 
     @Override
     public LoopFuture<ByteBuffer> readUntil(byte[] delimiter, int maxLength) {
+        checkThread("readUntil");
         return reader.readUntil(delimiter, maxLength);
     }
 
     @Override
     public LoopFuture<String> readLine(int maxLength) {
+        checkThread("readLine");
         return reader.readLine(maxLength);
     }
 
     @Override
     public void setHandler(ConnectionHandler handler) {
+        checkThread("setHandler");
         reader.setHandler(handler);
     }
 
     @Override
     public void pauseReading() {
+        checkThread("pauseReading");
         reader.pauseReading();
     }
 
     @Override
     public void resumeReading() {
+        checkThread("resumeReading");
         reader.resumeReading();
     }
 
     @Override
     public LoopFuture<Void> write(ByteBuffer src) {
+        checkThread("write");
         return writer.write(src);
     }
 
@@ -251,11 +282,13 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     @Override
     public LoopFuture<Void> drain() {
+        checkThread("drain");
         return writer.drain();
     }
 
     @Override
     public void shutdownOutput() {
+        checkThread("shutdownOutput");
         writer.shutdownOutput();
     }
 
@@ -275,6 +308,7 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     @Override
     public LoopFuture<Void> close() {
+        checkThread("close");
         if (state == CONNECTING) {
             closeNow(new ClosedChannelException());
         } else if (state == OPEN) {
@@ -298,6 +332,7 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     @Override
     public void abort() {
+        checkThread("abort");
         if (state == CLOSED) {
             return;
         }

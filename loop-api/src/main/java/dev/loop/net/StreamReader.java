@@ -16,15 +16,19 @@ import java.util.Objects;
  * {@link ConnectionHandler}.
  *
  * <p>Invariant: at most one pull read is pending ({@code kind != NO_READ}, with its promise), or a
- * handler is set, never both. The connection asks the transport for read readiness only while
+ * handler is set, never both. A pending read whose promise is done was cancelled by its caller (a
+ * completed or failed read frees the slot first): it is <em>withdrawn</em> wherever the slot is
+ * looked at, before any byte is read for it, so the bytes that arrive afterwards stay for the next
+ * read. Checking the promise where the slot is used, rather than hooking its cancellation, costs a
+ * read nothing extra. The connection asks the transport for read readiness only while
  * one of them wants bytes ({@link #wantsRead}), so a connection nobody reads pushes back on its
  * peer. A pull read is first tried at once on the calling thread's turn, because a ready socket
  * answers without waiting for a poll; only if it would block does it wait for readiness.
  *
  * <p>Push style reads into the loop's one shared scratch buffer, valid during the handler's call
- * only, so idle push-style connections hold no read buffer at all. Pull reads go straight into
- * the caller's buffer ({@code read}) or into this connection's {@link StreamBuffer} (the stream
- * helpers).
+ * only, so idle push-style connections hold no read buffer at all. {@code read} reads straight into
+ * the caller's buffer. The stream helpers read into the scratch buffer too and keep what arrived in
+ * this connection's {@link StreamBuffer}, which grows with what it holds.
  */
 final class StreamReader {
     /** Reads per readiness event at most in push style, so one fast peer cannot starve the rest. */
@@ -76,6 +80,8 @@ final class StreamReader {
         try {
             if (handler != null) {
                 pushReads();
+            } else if (withdrawCancelled()) {
+                return; // nobody waits: what arrived stays in the kernel for the next read
             } else if (kind == READ_SOME) {
                 int n = conn.transport.read(dst);
                 if (n != 0) {
@@ -84,7 +90,7 @@ final class StreamReader {
                     } else {
                         eof = true;
                     }
-                    completeRead(n);
+                    completeReadSome(n);
                 }
             } else if (kind != NO_READ) {
                 fillStream();
@@ -108,7 +114,7 @@ final class StreamReader {
                 try {
                     h.onEof(conn);
                 } catch (RuntimeException e) {
-                    conn.loop.callExceptionHandler("exception in onEof of " + h, e, h);
+                    conn.net.report("exception in onEof of " + h, e, h);
                 }
                 return;
             }
@@ -128,21 +134,28 @@ final class StreamReader {
         try {
             h.onData(conn, data);
         } catch (RuntimeException e) {
-            conn.loop.callExceptionHandler("exception in onData of " + h, e, h);
+            conn.net.report("exception in onData of " + h, e, h);
         }
     }
 
-    /** Reads into the stream buffer until the pending stream read completes or would block. */
+    /**
+     * Reads into the stream buffer until the pending stream read completes or would block. Each read
+     * goes to the loop's scratch buffer and only what arrived is appended, so the stream buffer
+     * holds what the connection holds and not a read's worth of room.
+     */
     private void fillStream() throws IOException {
         for (;;) {
-            int n = conn.transport.read(in.room(limit, conn.options.readBufferSize()));
+            ByteBuffer s = conn.net.scratch(conn.options.readBufferSize());
+            int n = conn.transport.read(s);
             if (n == 0) {
+                in.trim(); // the read waits: keep no more than what it holds
                 return;
             }
             if (n < 0) {
                 eof = true;
             } else {
                 conn.touch();
+                in.append(s.flip());
             }
             if (tryCompleteStream() || eof) {
                 return;
@@ -155,7 +168,8 @@ final class StreamReader {
         int have = in.size();
         if (kind == READ_EXACTLY) {
             if (have >= limit) {
-                completeRead(in.take(limit));
+                ByteBuffer b = in.take(limit);
+                completeStream(b, b);
                 return true;
             }
             if (eof) {
@@ -167,7 +181,7 @@ final class StreamReader {
         int at = in.indexOf(delimiter, Math.min(have, limit));
         if (at >= 0) {
             ByteBuffer b = in.take(at + delimiter.length);
-            completeRead(kind == READ_LINE ? line(b, true) : b);
+            completeStream(kind == READ_LINE ? line(b, true) : b, b);
             return true;
         }
         if (have >= limit) {
@@ -177,7 +191,8 @@ final class StreamReader {
         }
         if (eof) {
             if (kind == READ_LINE) {
-                completeRead(have == 0 ? null : line(in.take(have), false));
+                ByteBuffer b = have == 0 ? null : in.take(have);
+                completeStream(b == null ? null : line(b, false), b);
             } else {
                 failRead(new EOFException("the stream ended before the delimiter; " + have + " bytes buffered"));
             }
@@ -218,6 +233,11 @@ final class StreamReader {
 
     LoopFuture<Integer> read(ByteBuffer into) {
         Objects.requireNonNull(into, "dst");
+        if (!into.hasRemaining() || into.isReadOnly()) {
+            // a read that can never take a byte would wait forever, or complete with 0 and spin its caller
+            throw new IllegalArgumentException("dst has no room to read into (" + (into.isReadOnly() ? "read-only " : "")
+                    + into + "): clear or compact it first");
+        }
         Promise<Integer> p = beginRead(READ_SOME);
         if (p.isDone()) {
             return p;
@@ -255,6 +275,7 @@ final class StreamReader {
     }
 
     LoopFuture<ByteBuffer> readUntil(byte[] delim, int maxLength) {
+        Objects.requireNonNull(delim, "delimiter");
         if (delim.length == 0 || maxLength < delim.length) {
             throw new IllegalArgumentException("need a delimiter and maxLength >= its length: " + maxLength);
         }
@@ -275,17 +296,22 @@ final class StreamReader {
         }
         limit = max;
         delimiter = delim;
-        if (in == null) {
-            in = new StreamBuffer();
-        }
-        in.rescan();
-        if (tryCompleteStream()) {
-            return p;
-        }
         try {
+            if (in == null) {
+                in = new StreamBuffer();
+            }
+            in.rescan();
+            if (tryCompleteStream()) {
+                return p;
+            }
             fillStream(); // a ready socket answers at once
         } catch (IOException e) {
             conn.closeNow(e);
+        } catch (RuntimeException | Error e) {
+            if (promise == p) {
+                resetRead(); // whatever went wrong, the slot is not left taken by a read nobody can finish
+            }
+            throw e;
         }
         return p.isDone() ? p : pend(p);
     }
@@ -299,7 +325,7 @@ final class StreamReader {
         if (handler != null) {
             throw new IllegalStateException("a handler reads this connection; setHandler(null) first: " + conn);
         }
-        if (kind != NO_READ) {
+        if (kind != NO_READ && !withdrawCancelled()) {
             throw new IllegalStateException("a read is already pending on " + conn);
         }
         Promise<T> p = conn.loop.newPromise();
@@ -331,12 +357,54 @@ final class StreamReader {
         return p;
     }
 
-    private void completeRead(Object value) {
+    /**
+     * Frees the slot if its read was cancelled: the caller no longer waits, and nothing was read for
+     * it (every read checks this first).
+     *
+     * @return true if the slot is free now
+     */
+    private boolean withdrawCancelled() {
+        if (kind == NO_READ) {
+            return true;
+        }
+        if (!promise.isDone()) {
+            return false;
+        }
+        resetRead();
+        return true;
+    }
+
+    /**
+     * Completes the pending {@code read(dst)} with {@code n}. A cancellation from another thread can
+     * still win the race after the check; the bytes then go back to the stream buffer (and out of
+     * {@code dst}) for the next read.
+     */
+    private void completeReadSome(int n) {
+        Promise<Object> p = promise;
+        ByteBuffer d = dst;
+        resetRead();
+        if (!p.tryComplete(n) && n > 0) {
+            d.position(d.position() - n);
+            ByteBuffer lost = d.duplicate();
+            lost.limit(d.position() + n);
+            buffer().unread(lost);
+        }
+    }
+
+    /** Completes the pending stream read with {@code value} made of {@code bytes}, which go back if it lost a race. */
+    private void completeStream(Object value, ByteBuffer bytes) {
         Promise<Object> p = promise;
         resetRead();
-        if (p != null) {
-            p.tryComplete(value);
+        if (!p.tryComplete(value) && bytes != null) {
+            in.unread(bytes.rewind());
         }
+    }
+
+    private StreamBuffer buffer() {
+        if (in == null) {
+            in = new StreamBuffer();
+        }
+        return in;
     }
 
     /** Fails the pending pull read, if any, with {@code e}; the connection stays as it is. */
@@ -364,7 +432,7 @@ final class StreamReader {
     // ------------------------------------------------------------------ push style
 
     void setHandler(ConnectionHandler h) {
-        if (h != null && kind != NO_READ) {
+        if (h != null && !withdrawCancelled()) {
             throw new IllegalStateException("a read is pending on " + conn + ": cannot set a handler");
         }
         handler = h;
@@ -403,7 +471,7 @@ final class StreamReader {
             try {
                 h.onClosed(conn, error);
             } catch (RuntimeException e) {
-                conn.loop.callExceptionHandler("exception in onClosed of " + h, e, h);
+                conn.net.report("exception in onClosed of " + h, e, h);
             }
         }
     }

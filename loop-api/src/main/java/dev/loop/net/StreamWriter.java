@@ -5,6 +5,7 @@ import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * The writing half of a {@link StreamConnection}, not thread-safe (loop thread only): writes, the
@@ -35,6 +36,7 @@ final class StreamWriter {
     }
 
     LoopFuture<Void> write(ByteBuffer src) {
+        Objects.requireNonNull(src, "src"); // a bug in the caller, whatever state the connection is in
         if (!conn.isOpen() || shutdownAsked) {
             Promise<Void> p = loop.newPromise();
             p.fail(conn.closedCause());

@@ -45,6 +45,8 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
     private Dispatch dispatch; // null: connections stay on this loop
     private SocketAddress name; // a Unix socket's name, which its accepted sockets are given; null for TCP
     private Runnable afterClose; // a Unix socket's file removal
+    private final RepeatedFailure acceptFailures;
+    private final Runnable resumeAccepting = this::resumeAccepting;
     private TlsOptions tls;    // null: plain TCP
 
     TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
@@ -59,6 +61,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         this.options = options;
         this.onAccept = onAccept;
         this.acceptedOptions = acceptedOptions;
+        this.acceptFailures = new RepeatedFailure(net, this);
     }
 
     private static Map<SocketOption<?>, Object> tcpAcceptedOptions(ServerOptions options) {
@@ -111,32 +114,43 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         this.afterClose = cleanup;
     }
 
-    /** Any readiness of a listening socket means "accept": errors surface from accept itself. */
+    /**
+     * Any readiness of a listening socket means "accept": errors surface from accept itself. A
+     * failed accept (out of descriptors, typically) pauses accepting for {@link #ACCEPT_BACKOFF}
+     * before anything else, so the loop keeps serving the connections it has and does not spin on
+     * the listening socket, which stays readable; the failure is then reported, rate-limited
+     * ({@link RepeatedFailure}), in a way that cannot throw.
+     */
     @Override
     void ready(int ops) {
         for (int i = 0; i < options.maxAcceptsPerWakeup() && open; i++) {
             IoSocket s;
             try {
                 s = socket.accept();
-            } catch (IOException e) {
-                loop.callExceptionHandler("accepting on " + local + " failed; pausing accepts for " + ACCEPT_BACKOFF.toMillis()
-                        + " ms", e, this);
+            } catch (IOException | RuntimeException e) {
                 socket.interest(false, false);
-                loop.callLater(ACCEPT_BACKOFF, () -> {
-                    if (open) {
-                        socket.interest(true, false);
-                    }
-                });
+                loop.callLater(ACCEPT_BACKOFF, resumeAccepting);
+                acceptFailures.failed("accepting on " + local + " failed; pausing accepts for "
+                        + ACCEPT_BACKOFF.toMillis() + " ms each time, serving open connections meanwhile", e);
                 return;
             }
             if (s == null) {
                 return;
+            }
+            if (acceptFailures.isFailing()) {
+                acceptFailures.succeeded("accepting on " + local + " works again");
             }
             if (dispatch != null) {
                 dispatch.dispatch(s);
             } else {
                 adopt(s);
             }
+        }
+    }
+
+    private void resumeAccepting() {
+        if (open) {
+            socket.interest(true, false);
         }
     }
 
@@ -154,7 +168,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             mine = net.io.adopt(foreign);
         } catch (IOException | RuntimeException e) {
             foreign.close();
-            loop.callExceptionHandler("adopting a connection from " + foreign.remoteAddress() + " failed; closed it", e, this);
+            net.report("adopting a connection from " + foreign.remoteAddress() + " failed; closed it", e, this);
             return;
         }
         adopt(mine);
@@ -170,7 +184,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             }
         } catch (IOException | RuntimeException e) {
             s.close();
-            loop.callExceptionHandler("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
+            net.report("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
             return;
         }
         SocketTransport transport = name != null ? new SocketTransport(s, name, peer) : new SocketTransport(s);
@@ -187,7 +201,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
         try {
             onAccept.accept(c);
         } catch (RuntimeException e) {
-            loop.callExceptionHandler("exception in the accept handler of " + this, e, onAccept);
+            net.report("exception in the accept handler of " + this, e, onAccept);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.loop.testing;
 
 import dev.loop.spi.IoHandler;
+import dev.loop.spi.NetIo;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,6 +19,8 @@ public final class ParkingIoHandler implements IoHandler {
     public volatile java.util.concurrent.CountDownLatch holdAfterWake;
     /** When set, a poll with a timeout calls it instead of parking: a test clock "sleeps" exactly. */
     public volatile java.util.function.LongConsumer sleeper;
+    /** The sockets this backend offers, if a test gives it some (none by default). */
+    public volatile NetIo net;
     private final AtomicBoolean woken = new AtomicBoolean();
     private volatile Thread poller;
 
@@ -68,6 +71,11 @@ public final class ParkingIoHandler implements IoHandler {
         if (t != null) {
             LockSupport.unpark(t);
         }
+    }
+
+    @Override
+    public NetIo net() {
+        return net;
     }
 
     @Override

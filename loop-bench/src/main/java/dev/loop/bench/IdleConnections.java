@@ -29,22 +29,26 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * java --add-exports java.base/jdk.internal.vm=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
  *      -cp loop-bench/target/benchmarks.jar dev.loop.bench.IdleConnections \
- *      [--connections N] [--backend select|epoll] [--style callback|task]
+ *      [--connections N] [--backend select|epoll] [--style callback|task|line]
  * </pre>
  * {@code callback}: each connection only has a push-style handler (asyncio's Protocol).
  * {@code task}: each connection has a task suspended in {@code read} (asyncio's streams).
+ * {@code line}: each connection has a task suspended in {@code readLine} (limit
+ * {@value #LINE_LIMIT} bytes) and the client has sent it one byte of a line it never finishes:
+ * what a connection holding a partial line costs.
  * The clients run in their own process because the open-file limit is per process: server and
  * clients together need two descriptors per connection.
  */
 public final class IdleConnections {
     private static final Duration SETTLE = Duration.ofSeconds(1);
+    static final int LINE_LIMIT = 64 * 1024;
 
     private IdleConnections() {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("--client")) {
-            client(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            client(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args.length > 3 && args[3].equals("partial-line"));
             return;
         }
         int n = Integer.parseInt(option(args, "--connections", "10000"));
@@ -57,6 +61,8 @@ public final class IdleConnections {
                 held.add(conn);
                 if (style.equals("task")) {
                     loop.spawn(() -> Async.await(conn.read(ByteBuffer.allocate(64))));
+                } else if (style.equals("line")) {
+                    loop.spawn(() -> Async.await(conn.readLine(LINE_LIMIT)));
                 } else {
                     conn.setHandler((c, data) -> { });
                 }
@@ -73,11 +79,13 @@ public final class IdleConnections {
             long rssBefore = rss();
             Process clients = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
                     System.getProperty("java.class.path"), IdleConnections.class.getName(), "--client",
-                    Integer.toString(port), Integer.toString(n))
+                    Integer.toString(port), Integer.toString(n), style.equals("line") ? "partial-line" : "idle")
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             long start = System.nanoTime();
             loop.runUntilComplete(allIn);
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // (line style: the byte each client sent before it connected the next is read by now,
+            // or within the settling second below)
             Promise<Void> settle = loop.newPromise();
             loop.callLater(SETTLE, () -> settle.complete(null));
             loop.runUntilComplete(settle);
@@ -109,11 +117,18 @@ public final class IdleConnections {
         t.join();
     }
 
-    /** The client process: opens {@code n} blocking sockets, holds them until stdin closes. */
-    private static void client(int port, int n) throws IOException {
+    /**
+     * The client process: opens {@code n} blocking sockets, with {@code partialLine} sends one byte
+     * of a line on each, and holds them until stdin closes.
+     */
+    private static void client(int port, int n, boolean partialLine) throws IOException {
         List<Socket> sockets = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            sockets.add(new Socket("127.0.0.1", port));
+            Socket s = new Socket("127.0.0.1", port);
+            if (partialLine) {
+                s.getOutputStream().write('x');
+            }
+            sockets.add(s);
         }
         new BufferedReader(new InputStreamReader(System.in)).read(); // until the parent closes it
         for (Socket s : sockets) {

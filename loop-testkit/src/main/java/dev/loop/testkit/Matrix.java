@@ -94,6 +94,15 @@ public final class Matrix {
         return loops().filter(c -> hasSockets(c.backend()));
     }
 
+    /**
+     * {@link #sockets()} over plain TCP only: for the suites of faults and connection edge cases,
+     * whose promises are the stream layer's and whose sizes (thousands of connections, a child JVM)
+     * would cost a TLS handshake each on top.
+     */
+    public static Stream<Cell> tcpSockets() {
+        return sockets().filter(c -> "tcp".equals(c.transport()));
+    }
+
     static List<String> transports() {
         String only = System.getProperty(TRANSPORTS);
         return only == null || only.isBlank() ? ALL_TRANSPORTS : split(only);
