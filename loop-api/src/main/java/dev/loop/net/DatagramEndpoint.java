@@ -106,7 +106,10 @@ public interface DatagramEndpoint {
     /** Bytes of datagrams queued for the kernel right now. */
     long queuedBytes();
 
-    /** A future done when at most the low watermark is queued (at once, if it is). */
+    /**
+     * A future done when at most the low watermark is queued (at once, if it is). Each call returns
+     * a future of its own: cancelling one withdraws only that caller.
+     */
     LoopFuture<Void> drain();
 
     /**

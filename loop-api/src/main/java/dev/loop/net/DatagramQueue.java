@@ -11,13 +11,13 @@ import java.util.ArrayDeque;
 
 /**
  * An endpoint's datagrams that the kernel did not take yet, each with its target and its future,
- * and the watermarks. Not thread-safe: loop thread only.
+ * and their watermarks ({@link WatermarkedQueue}). Not thread-safe: loop thread only.
  *
  * <p>Datagrams leave in order, each whole: the head is retried until the kernel takes it. A
  * datagram the kernel refuses (too large, not allowed, refused by a connected peer) fails alone and
  * the next one is tried, as a send at once would have failed alone.
  */
-final class DatagramQueue {
+final class DatagramQueue extends WatermarkedQueue {
     /** How a datagram's failure is named: its size and target. */
     interface Namer {
         IOException name(IOException e, int size, InetSocketAddress target);
@@ -37,30 +37,14 @@ final class DatagramQueue {
         }
     }
 
-    private final Loop loop;
-    private final int high;
-    private final int low;
     private final ArrayDeque<Entry> out = new ArrayDeque<>();
-    private long queued;
-    private boolean writable = true;
-    private Promise<Void> drain;
 
     DatagramQueue(Loop loop, int lowWatermark, int highWatermark) {
-        this.loop = loop;
-        this.low = lowWatermark;
-        this.high = highWatermark;
+        super(loop, lowWatermark, highWatermark);
     }
 
     boolean isEmpty() {
         return out.isEmpty();
-    }
-
-    long queued() {
-        return queued;
-    }
-
-    boolean isWritable() {
-        return writable;
     }
 
     /** Copies {@code src}'s remaining bytes to the tail; the future completes once they are sent. */
@@ -68,10 +52,7 @@ final class DatagramQueue {
         ByteBuffer copy = ByteBuffer.allocate(src.remaining()).put(src).flip();
         Promise<Void> p = loop.newPromise();
         out.addLast(new Entry(copy, target, p));
-        queued += copy.remaining();
-        if (queued > high) {
-            writable = false;
-        }
+        added(copy.remaining());
         return p;
     }
 
@@ -96,7 +77,7 @@ final class DatagramQueue {
                 refused = namer.name(ex, e.size, e.target);
             }
             out.pollFirst();
-            queued -= e.size;
+            removed(e.size);
             moved = true;
             if (refused == null) {
                 e.promise.tryComplete(null);
@@ -104,37 +85,15 @@ final class DatagramQueue {
                 e.promise.tryFail(refused);
             }
         }
-        if (queued <= low) {
-            writable = true;
-            if (drain != null) {
-                Promise<Void> d = drain;
-                drain = null;
-                d.tryComplete(null);
-            }
-        }
+        flushed();
         return moved;
-    }
-
-    /** A future done once at most the low watermark is queued; null if that holds already. */
-    Promise<Void> drain() {
-        if (queued <= low) {
-            return null;
-        }
-        if (drain == null) {
-            drain = loop.newPromise();
-        }
-        return drain;
     }
 
     /** Drops every datagram and fails every waiter with {@code why}. */
     void fail(Throwable why) {
-        queued = 0;
         while (!out.isEmpty()) {
             out.pollFirst().promise.tryFail(why);
         }
-        if (drain != null) {
-            drain.tryFail(why);
-            drain = null;
-        }
+        dropped(why);
     }
 }

@@ -9,60 +9,40 @@ import java.util.Arrays;
 
 /**
  * A connection's outgoing bytes that the kernel did not take yet, the futures waiting for them,
- * and the watermarks. Not thread-safe: loop thread only.
+ * and their watermarks ({@link WatermarkedQueue}). Not thread-safe: loop thread only.
  *
  * <p>Write futures wait for a byte mark: each queued write remembers the running total of bytes
  * queued when it was added, and completes once that many have been flushed. The queue holds heap
  * copies owned by the connection, flushed with gathering writes.
  */
-final class OutboundQueue {
+final class OutboundQueue extends WatermarkedQueue {
     /** Buffers handed to one gathering write at most. */
     static final int MAX_GATHER = 64;
 
     private record WriteWaiter(long end, Promise<Void> promise) { }
 
-    private final Loop loop;
-    private final int high;
-    private final int low;
     private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
     private final ArrayDeque<WriteWaiter> waiters = new ArrayDeque<>();
     private ByteBuffer[] gather;
-    private long queued;
     private long queuedTotal;
     private long flushedTotal;
-    private boolean writable = true;
-    // one promise per drain() caller, so each can be cancelled alone; made on the first wait
-    private ArrayDeque<Promise<Void>> drainers;
 
     OutboundQueue(Loop loop, int lowWatermark, int highWatermark) {
-        this.loop = loop;
-        this.low = lowWatermark;
-        this.high = highWatermark;
+        super(loop, lowWatermark, highWatermark);
     }
 
     boolean isEmpty() {
         return out.isEmpty();
     }
 
-    long queued() {
-        return queued;
-    }
-
-    boolean isWritable() {
-        return writable;
-    }
-
     /** Copies {@code src}'s remaining bytes to the tail; the future completes once they are flushed. */
     Promise<Void> add(ByteBuffer src) {
         int n = src.remaining();
         out.addLast(ByteBuffer.allocate(n).put(src).flip());
-        queued += n;
         queuedTotal += n;
         Promise<Void> p = loop.newPromise();
         waiters.addLast(new WriteWaiter(queuedTotal, p));
-        if (queued > high) {
-            writable = false;
-        }
+        added(n);
         return p;
     }
 
@@ -91,7 +71,7 @@ final class OutboundQueue {
                 break;
             }
             total += n;
-            queued -= n;
+            removed(n);
             flushedTotal += n;
             while (!out.isEmpty() && !out.peekFirst().hasRemaining()) {
                 out.pollFirst();
@@ -103,46 +83,16 @@ final class OutboundQueue {
         while (!waiters.isEmpty() && waiters.peekFirst().end <= flushedTotal) {
             waiters.pollFirst().promise.tryComplete(null);
         }
-        if (queued <= low) {
-            writable = true;
-            Promise<Void> d;
-            while (drainers != null && (d = drainers.pollFirst()) != null) {
-                d.tryComplete(null); // false for a caller that gave up waiting: nothing to do
-            }
-        }
+        flushed();
         return total;
-    }
-
-    /**
-     * A future of its own, done once at most the low watermark is queued; null if that holds
-     * already. Cancelling it withdraws only this caller.
-     */
-    Promise<Void> drain() {
-        if (queued <= low) {
-            return null;
-        }
-        if (drainers == null) {
-            drainers = new ArrayDeque<>(4);
-        }
-        // callers that gave up (cancelled) leave from the front; the rest are bounded by the callers
-        while (!drainers.isEmpty() && drainers.peekFirst().isDone()) {
-            drainers.pollFirst();
-        }
-        Promise<Void> d = loop.newPromise();
-        drainers.addLast(d);
-        return d;
     }
 
     /** Drops every byte and fails every waiter with {@code why}. */
     void fail(Throwable why) {
         out.clear();
-        queued = 0;
         while (!waiters.isEmpty()) {
             waiters.pollFirst().promise.tryFail(why);
         }
-        Promise<Void> d;
-        while (drainers != null && (d = drainers.pollFirst()) != null) {
-            d.tryFail(why);
-        }
+        dropped(why);
     }
 }
