@@ -314,4 +314,14 @@ public final class Compare {
         var v = io.netty.util.Version.identify().get("netty-transport");
         return v == null ? "?" : v.artifactVersion();
     }
+
+    /** Why Netty's io_uring transport cannot run here, as a table cell; null when it can. */
+    static String ioUringUnavailable() {
+        try {
+            return io.netty.channel.uring.IoUring.isAvailable() ? null
+                    : "n/a (Netty io_uring unavailable: " + io.netty.channel.uring.IoUring.unavailabilityCause() + ")";
+        } catch (LinkageError e) {
+            return "n/a (Netty io_uring not on the class path: " + e + ")";
+        }
+    }
 }

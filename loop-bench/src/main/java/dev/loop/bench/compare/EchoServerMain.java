@@ -18,6 +18,9 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
@@ -68,7 +71,7 @@ public final class EchoServerMain {
             }
         }
         if (impl == null) {
-            System.err.println("usage: EchoServerMain --impl loop-<backend>|netty-nio|netty-epoll|jdk-vthreads"
+            System.err.println("usage: EchoServerMain --impl loop-<backend>|netty-nio|netty-epoll|netty-io_uring|jdk-vthreads"
                     + " [--port P] [--timers NAME]");
             System.exit(2);
         }
@@ -77,8 +80,8 @@ public final class EchoServerMain {
         PrintStream out = System.out;
         if (impl.startsWith("loop-")) {
             serveLoop(impl.substring("loop-".length()), timers, address, out);
-        } else if (impl.equals("netty-nio") || impl.equals("netty-epoll")) {
-            serveNetty(impl.equals("netty-epoll"), address, out);
+        } else if (impl.equals("netty-nio") || impl.equals("netty-epoll") || impl.equals("netty-io_uring")) {
+            serveNetty(impl.substring("netty-".length()), address, out);
         } else if (impl.equals("jdk-vthreads")) {
             serveVirtualThreads(address, out);
         } else {
@@ -152,15 +155,27 @@ public final class EchoServerMain {
         }
     }
 
-    static void serveNetty(boolean epoll, InetSocketAddress address, PrintStream out) throws InterruptedException {
-        if (epoll && !Epoll.isAvailable()) {
-            out.println("UNSUPPORTED Netty epoll unavailable: " + Epoll.unavailabilityCause());
+    static void serveNetty(String transport, InetSocketAddress address, PrintStream out) throws InterruptedException {
+        Throwable why = switch (transport) {
+            case "epoll" -> Epoll.isAvailable() ? null : Epoll.unavailabilityCause();
+            case "io_uring" -> IoUring.isAvailable() ? null : IoUring.unavailabilityCause();
+            default -> null;
+        };
+        if (why != null) {
+            out.println("UNSUPPORTED Netty " + transport + " unavailable: " + why);
             out.flush();
             System.exit(UNSUPPORTED_EXIT);
         }
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, switch (transport) {
+            case "epoll" -> EpollIoHandler.newFactory();
+            case "io_uring" -> IoUringIoHandler.newFactory();
+            default -> NioIoHandler.newFactory();
+        });
+        Class<? extends ServerChannel> type = switch (transport) {
+            case "epoll" -> EpollServerSocketChannel.class;
+            case "io_uring" -> IoUringServerSocketChannel.class;
+            default -> NioServerSocketChannel.class;
+        };
         Channel ch = new ServerBootstrap()
                 .group(group)
                 .channel(type)

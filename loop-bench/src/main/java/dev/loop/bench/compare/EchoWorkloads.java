@@ -55,6 +55,7 @@ final class EchoWorkloads {
         if (o.peers()) {
             out.add(java("netty nio", Row.Side.PEER, "netty-nio", null, null));
             out.add(java("netty epoll", Row.Side.PEER, "netty-epoll", null, epollWhy));
+            out.add(java("netty io_uring", Row.Side.PEER, "netty-io_uring", null, Compare.ioUringUnavailable()));
             out.add(java("jdk virtual threads", Row.Side.PEER, "jdk-vthreads", null, null));
             for (String loop : PythonPeers.LOOPS) {
                 out.add(new ServerLoad.Spec("python " + loop, Row.Side.PEER, List.of(o.python(),

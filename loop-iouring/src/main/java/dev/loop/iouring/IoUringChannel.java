@@ -1,0 +1,235 @@
+package dev.loop.iouring;
+
+import dev.loop.spi.IoReady;
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.unix.Socket;
+import io.netty.channel.uring.IoUringIoEvent;
+import io.netty.channel.uring.IoUringIoHandle;
+import java.io.IOException;
+
+/**
+ * A socket registered with the ring, and the rule every socket of this backend keeps: its
+ * descriptor is closed only once no operation of its own is still in flight. Not thread-safe:
+ * loop thread only.
+ *
+ * <p>Operations in the kernel hold the file, not the number; an operation still queued in the
+ * submission ring holds only the number, which a close would free for the next {@code accept} to
+ * reuse. So {@link #close()} cancels what is in flight and the descriptor goes when the last
+ * completion (the cancellations' own included) has arrived; if the loop closes first, the driver
+ * closes what is left (readiness backends close at once: they have nothing in flight).
+ */
+abstract class IoUringChannel implements IoUringIoHandle {
+    private static final System.Logger LOG = System.getLogger("dev.loop.iouring");
+    final IoUringNetIo net;
+    final Socket socket;
+    final int fd;
+    IoReady ready;
+    private IoRegistration registration;
+    private int inFlight;
+    private boolean closing;
+    private boolean released;
+    /** Queued in the driver's list of handles to report again after the next poll. */
+    boolean levelQueued;
+    private boolean submitQueued;
+    private boolean shuttingDown;
+
+    IoUringChannel(IoUringNetIo net, Socket socket, IoReady ready) {
+        this(net, socket, socket.intValue(), ready);
+    }
+
+    /** {@code socket} is null for a descriptor this backend does not own (a watch). */
+    IoUringChannel(IoUringNetIo net, Socket socket, int fd, IoReady ready) {
+        this.net = net;
+        this.socket = socket;
+        this.fd = fd;
+        this.ready = ready;
+    }
+
+    /**
+     * Queues {@code ops} for the next {@code io_uring_enter} and returns its id, for a cancel.
+     * Called only from {@link #submitPending()}, on the thread that polls the ring: a submission
+     * from anywhere else could find the submission queue full and have to enter a ring that only
+     * the polling thread may enter.
+     */
+    final long submit(io.netty.channel.uring.IoUringIoOps ops) {
+        try {
+            if (registration == null) {
+                registration = net.register(this);
+            }
+            long id = registration.submit(ops);
+            if (id == -1) { // Netty's INVALID_ID: the registration was cancelled (the loop is closing)
+                return 0;
+            }
+            inFlight++;
+            return id;
+        } catch (IOException | RuntimeException e) {
+            return 0; // the ring is shutting down: nothing more is armed, the close releases us
+        }
+    }
+
+    /** Asks the driver for a {@link #submitPending()} call before its next poll. */
+    final void requestSubmit() {
+        if (!submitQueued) {
+            submitQueued = true;
+            net.queueSubmit(this);
+        }
+    }
+
+    /**
+     * The driver's pre-poll pass, on the polling thread: submits whatever this handle asked for
+     * since the last pass (a receive, a send, a poll, cancellations).
+     */
+    final void submitPending() {
+        submitQueued = false;
+        if (released) {
+            return;
+        }
+        if (closing) {
+            cancelInFlight();
+            if (inFlight == 0) {
+                release();
+            }
+            return;
+        }
+        submitRequested();
+    }
+
+    /** Submits the operations this handle wants now; not called once it is closing. */
+    abstract void submitRequested();
+
+    @Override
+    public final void handle(IoRegistration r, IoEvent event) {
+        IoUringIoEvent e = (IoUringIoEvent) event;
+        inFlight--;
+        if (e.userData() != Ops.CANCEL) {
+            completed(e.userData(), e.res(), e.flags());
+        }
+        if (closing && inFlight == 0 && !submitQueued) {
+            release();
+        }
+    }
+
+    /**
+     * One of this handle's operations completed with {@code res} (a count, or a negated errno);
+     * {@code flags} are the completion's ({@code IORING_CQE_F_*}).
+     */
+    abstract void completed(long op, int res, int flags);
+
+    /**
+     * Starts closing: at the next pre-poll pass, what is in flight is cancelled (or, for bytes
+     * already taken, left to finish), and the descriptor closes with the last completion.
+     */
+    final void closeWhenIdle() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        requestSubmit();
+    }
+
+    /**
+     * Submits a cancel for each operation in flight that should not be waited for, and whatever
+     * must still leave (a send of bytes already taken); on the polling thread, once per pass.
+     */
+    abstract void cancelInFlight();
+
+    /**
+     * The loop is closing: everything in flight is cancelled now, sends of bytes already taken
+     * included, because the ring drains before it closes and a send to a peer that stopped
+     * reading would never complete.
+     */
+    final void cancelForShutdown() {
+        if (released) {
+            return;
+        }
+        closing = true;
+        shuttingDown = true;
+        submitQueued = false;
+        cancelInFlight();
+        if (inFlight == 0) {
+            release();
+        }
+    }
+
+    /** Whether the loop is closing under this handle: nothing may be waited for. */
+    final boolean shuttingDown() {
+        return shuttingDown;
+    }
+
+    final boolean isClosing() {
+        return closing;
+    }
+
+    /** Closes the descriptor and gives back what the handle holds; once. */
+    final void release() {
+        if (released) {
+            return;
+        }
+        released = true;
+        if (registration != null) {
+            try {
+                registration.cancel();
+            } catch (RuntimeException ignored) {
+                // The ring is already gone (the loop closed): there is nothing left to unregister.
+            }
+        }
+        closeDescriptor();
+        freeBuffers();
+        net.released(this);
+    }
+
+    /** Closes the descriptor this handle owns; a watch owns none (it is the program's). */
+    void closeDescriptor() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Nothing is left to read or write on it; close(2) fails only on a bad descriptor.
+        }
+    }
+
+    /** Returns buffers to the backend; after the descriptor closed and nothing is in flight. */
+    void freeBuffers() {
+    }
+
+    /**
+     * Reports {@code ops} to the attached receiver, if any. Receivers only record readiness; one
+     * that throws anyway is logged here, since Netty's dispatch would only log it at debug level.
+     */
+    final void report(int ops) {
+        IoReady r = ready;
+        if (r != null && ops != 0) {
+            try {
+                r.onReady(ops);
+            } catch (RuntimeException | LinkageError e) {
+                LOG.log(System.Logger.Level.ERROR, "readiness receiver of " + this + " failed", e);
+            }
+        }
+    }
+
+    /** Asks the driver to report this handle's level-triggered readiness after the next poll. */
+    final void reportAgain() {
+        if (!levelQueued) {
+            levelQueued = true;
+            net.queueLevel(this);
+        }
+    }
+
+    /** What is still ready now, among the directions asked for: for the driver's level pass. */
+    abstract int levelReady();
+
+    /** Closes the handle: see {@link #closeWhenIdle()}. */
+    @Override
+    public void close() {
+        closeWhenIdle();
+    }
+
+    public final boolean isOpen() {
+        return !closing;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[fd " + fd + "]";
+    }
+}

@@ -1,0 +1,235 @@
+package dev.loop.iouring;
+
+import dev.loop.spi.IoHandler;
+import dev.loop.spi.NetIo;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.uring.IoUringIoHandle;
+import io.netty.util.concurrent.ThreadAwareExecutor;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The {@link IoHandler} of backend {@code io_uring}: drives Netty's native {@code IoUringIoHandler}
+ * from the loop's own iteration. Not thread-safe, except {@link #wakeup()}.
+ *
+ * <p>One {@code io_uring_enter} per iteration does all the system work: it submits every
+ * operation the iteration queued (receives re-armed, sends flushed just before, see
+ * {@link IoUringNetIo#beforePoll()}) and waits for completions, with the engine's timeout as a
+ * timeout operation in the same call. A poll that may not block and has nothing to submit makes
+ * no system call: completions are read from the shared ring.
+ *
+ * <p>Wake-ups: Netty keeps a read of an eventfd in flight and writes that eventfd only when it is
+ * not already signalled and the caller is not the polling thread, so a burst of submissions from
+ * other threads costs one write per sleep, as on the other backends. The context it reads
+ * <em>live</em> inside {@code run()} makes that safe: a wake-up that lands before the wait begins
+ * turns {@link Context#canBlock()} false.
+ */
+final class IoUringDriver implements IoHandler {
+    /** The wait is a timeout operation with a {@code timespec}: nanoseconds; a microsecond is honest. */
+    private static final long RESOLUTION_NANOS = 1_000;
+    private static final VarHandle WAKEUP_CALLS;
+
+    static {
+        try {
+            WAKEUP_CALLS = MethodHandles.lookup().findVarHandle(IoUringDriver.class, "wakeupCalls", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Executor executor = new Executor();
+    private final Context context = new Context();
+    private final io.netty.channel.IoHandler netty;
+    private volatile Thread pollingThread;
+    /** The thread the ring was enabled on: the only one whose io_uring_enter it accepts. */
+    private Thread ringThread;
+    private volatile boolean wakeupPending;
+    private IoUringNetIo net;
+    private volatile long wakeupCalls;
+    private long polls;
+    private long sleeps;
+
+    IoUringDriver() {
+        pollingThread = Thread.currentThread();
+        // Not a single issuer: a loop may be run, and closed, by a thread other than the one that
+        // opened it (a loop group opens its loops on the caller's thread), and a single-issuer
+        // ring refuses io_uring_enter from any thread but its first.
+        this.netty = io.netty.channel.uring.IoUringIoHandler.newFactory(
+                new io.netty.channel.uring.IoUringIoHandlerConfig().setSingleIssuer(false)).newHandler(executor);
+        // Enabled at the first poll, not here: Netty registers the ring's descriptor with the
+        // enabling thread (IORING_REGISTER_RING_FDS), and from then on only that thread can enter
+        // the ring. A loop group opens its loops on the caller's thread and runs each on its own.
+    }
+
+    /**
+     * Enables the ring on the calling thread the first time; afterwards refuses any other thread,
+     * naming both, because the ring would refuse it with a bare EINVAL.
+     */
+    private void enterRing(String what) {
+        Thread current = Thread.currentThread();
+        if (ringThread == null) {
+            ringThread = current;
+            netty.initialize();
+        } else if (ringThread != current) {
+            throw new IllegalStateException("backend io_uring: " + what + " on thread " + current.getName()
+                    + ", but this loop's ring belongs to thread " + ringThread.getName()
+                    + ", which ran it first; an io_uring loop is run and closed by one thread");
+        }
+    }
+
+    @Override
+    public NetIo net() {
+        if (net == null) {
+            net = new IoUringNetIo(this);
+        }
+        return net;
+    }
+
+    /** Registers a socket's handle with Netty's ring; on the thread that owns the loop right now. */
+    IoRegistration register(IoUringIoHandle handle) throws IOException {
+        try {
+            return netty.register(handle);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("registering " + handle + " with io_uring failed", e);
+        }
+    }
+
+    /**
+     * Called by the socket SPI, which runs on the loop's thread or on any thread while the loop is
+     * not running: either way the caller owns the loop now, and Netty must queue its submissions
+     * directly instead of deferring them to a task.
+     */
+    void enterFromLoopThread() {
+        pollingThread = Thread.currentThread();
+    }
+
+    @Override
+    public int poll(long timeoutNanos) {
+        enterRing("poll");
+        pollingThread = Thread.currentThread();
+        polls++;
+
+        executor.runPending();
+        boolean reportsWaiting = false;
+        if (net != null) {
+            // Sends are queued here, once per iteration, so everything a connection wrote during
+            // the iteration leaves in one operation; sockets still holding received bytes are
+            // reported again (the SPI's readiness is level-triggered) and must not wait.
+            reportsWaiting = net.beforePoll();
+        }
+        long timeout = reportsWaiting ? 0 : timeoutNanos;
+        if (timeout != 0) {
+            sleeps++;
+        }
+        context.timeoutNanos = timeout;
+        context.deadline = timeout > 0 ? System.nanoTime() + timeout : -1;
+        int events;
+        try {
+            events = netty.run(context);
+        } finally {
+            // Cleared after the wait, never before it: a wake-up sent between the engine's
+            // "about to sleep" and this poll must still stop the wait.
+            wakeupPending = false;
+            executor.runPending();
+        }
+        if (net != null) {
+            events += net.afterPoll();
+        }
+        return events;
+    }
+
+    @Override
+    public void wakeup() {
+        WAKEUP_CALLS.getAndAdd(this, 1L);
+        wakeupPending = true;
+        netty.wakeup(); // one eventfd write, and only while none is pending
+    }
+
+    @Override
+    public long resolutionNanos() {
+        return RESOLUTION_NANOS;
+    }
+
+    /** How many times {@link #wakeup()} was called (any thread). */
+    long wakeupCalls() {
+        return wakeupCalls;
+    }
+
+    /** Every poll, blocking or not; read on the loop thread or after it stopped. */
+    long polls() {
+        return polls;
+    }
+
+    /** Polls that were allowed to block; read on the loop thread or after it stopped. */
+    long sleeps() {
+        return sleeps;
+    }
+
+    @Override
+    public void close() {
+        enterRing("close");
+        pollingThread = Thread.currentThread();
+        // Every handle cancels what it has in flight, then Netty waits for the ring to drain (its
+        // own close of each handle finds them closing already) and closes the ring and eventfd.
+        if (net != null) {
+            net.cancelAll();
+        }
+        netty.prepareToDestroy();
+        executor.runPending();
+        netty.destroy();
+        if (net != null) {
+            net.closeAll(); // any descriptor whose operations never completed
+        }
+    }
+
+    /** What Netty reads, live, inside {@code run()}. */
+    private final class Context implements IoHandlerContext {
+        long timeoutNanos;
+        long deadline;
+
+        @Override
+        public boolean canBlock() {
+            // An interrupt cannot end the wait, but one already pending must not start it: the
+            // engine stops after this iteration.
+            return timeoutNanos != 0 && !wakeupPending && !Thread.currentThread().isInterrupted();
+        }
+
+        @Override
+        public long delayNanos(long currentTimeNanos) {
+            return timeoutNanos < 0 ? Long.MAX_VALUE : Math.max(0, deadline - currentTimeNanos);
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
+        }
+    }
+
+    /** Netty runs tasks here only for work a foreign thread asked of the ring. */
+    private final class Executor implements ThreadAwareExecutor {
+        private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public boolean isExecutorThread(Thread thread) {
+            return thread == pollingThread;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+            wakeup();
+        }
+
+        void runPending() {
+            Runnable r;
+            while ((r = tasks.poll()) != null) {
+                r.run();
+            }
+        }
+    }
+}

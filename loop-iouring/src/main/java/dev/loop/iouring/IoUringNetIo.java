@@ -1,0 +1,275 @@
+package dev.loop.iouring;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoServerSocket;
+import dev.loop.spi.IoSocket;
+import dev.loop.spi.IoWatch;
+import dev.loop.spi.NetIo;
+import dev.loop.spi.WatchIo;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.unix.Errors;
+import io.netty.channel.unix.Socket;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectableChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * TCP sockets on io_uring, and the per-iteration passes that make completion look like readiness
+ * to the layers above (docs/adr/0011-completion-backends.md). Not thread-safe: loop thread only,
+ * or any thread while the loop is not running.
+ *
+ * <p>Before each poll, every socket that asked for an operation during the iteration submits it (one send for all it was given)
+ * ({@link #beforePoll()}); after it, sockets that still hold received bytes, or have room to
+ * write, are reported again while those directions are asked for ({@link #afterPoll()}): the SPI's
+ * readiness is level-triggered.
+ */
+final class IoUringNetIo implements NetIo {
+    private static final int DEFAULT_BACKLOG = 1024;
+    private static final int EADDRINUSE = 98;
+    /** Send buffers kept for reuse; beyond this a drained one is left to the collector. */
+    private static final int SPARE_SEND_BUFFERS = 64;
+
+    private final IoUringDriver driver;
+    private final ArrayDeque<IoUringChannel> submits = new ArrayDeque<>();
+    private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer> spareSendBuffers = new ArrayDeque<>();
+    private final Set<IoUringChannel> open = new HashSet<>();
+    /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
+    private final Set<Integer> watchedFds = new HashSet<>();
+    private final WatchIo watches = new WatchIo() {
+        @Override
+        public IoWatch watch(int fd, IoReady ready) throws IOException {
+            driver.enterFromLoopThread();
+            if (fd < 0) {
+                throw new IllegalArgumentException("cannot watch file descriptor " + fd + ": not a descriptor");
+            }
+            // One poll per descriptor: a second watch would race the first for its readiness.
+            if (!watchedFds.add(fd)) {
+                throw new IOException("cannot watch file descriptor " + fd + ": it is already watched by this loop");
+            }
+            return new IoUringWatch(IoUringNetIo.this, fd, ready);
+        }
+
+        @Override
+        public IoWatch watch(SelectableChannel channel, IoReady ready) {
+            throw new UnsupportedOperationException("cannot watch a JDK SelectableChannel: the JDK does not"
+                    + " give out its file descriptor; watch a descriptor (Watch.fd), or use backend select");
+        }
+    };
+
+    IoUringNetIo(IoUringDriver driver) {
+        this.driver = driver;
+    }
+
+    /** Registers {@code channel} with the ring at its first operation; from then on it is tracked. */
+    IoRegistration register(IoUringChannel channel) throws IOException {
+        IoRegistration r = driver.register(channel);
+        open.add(channel);
+        return r;
+    }
+
+    void released(IoUringChannel channel) {
+        open.remove(channel);
+    }
+
+    /** A watch let go of its descriptor. */
+    void unwatched(int fd) {
+        watchedFds.remove(fd);
+    }
+
+    @Override
+    public WatchIo watches() {
+        return watches;
+    }
+
+    void queueSubmit(IoUringChannel channel) {
+        submits.add(channel);
+    }
+
+    void queueLevel(IoUringChannel channel) {
+        level.add(channel);
+    }
+
+    ByteBuffer takeSendBuffer() {
+        ByteBuffer b = spareSendBuffers.poll();
+        return b != null ? b.clear() : ByteBuffer.allocateDirect(IoUringSocket.SEND_BUFFER);
+    }
+
+    void giveBackSendBuffer(ByteBuffer b) {
+        if (spareSendBuffers.size() < SPARE_SEND_BUFFERS) {
+            spareSendBuffers.add(b);
+        }
+    }
+
+    /**
+     * Submits what the iteration asked for: receives re-armed, one send per socket written to,
+     * polls, cancellations of what closing sockets had in flight.
+     *
+     * @return whether readiness waits to be reported again, so the poll must not block
+     */
+    boolean beforePoll() {
+        IoUringChannel c;
+        while ((c = submits.poll()) != null) {
+            c.submitPending();
+        }
+        return !level.isEmpty();
+    }
+
+    /** Reports level-triggered readiness that no completion reported; returns how many. */
+    int afterPoll() {
+        int n = level.size();
+        int reported = 0;
+        for (int i = 0; i < n; i++) {
+            IoUringChannel c = level.poll();
+            c.levelQueued = false;
+            if (!c.isClosing()) {
+                int ops = c.levelReady();
+                if (ops != 0) {
+                    c.report(ops);
+                    reported++;
+                }
+            }
+        }
+        return reported;
+    }
+
+    /**
+     * The loop is closing and the ring is about to drain: every handle cancels what it has in
+     * flight now, on the ring's thread, so the drain has an end.
+     */
+    void cancelAll() {
+        // Handles waiting for the pre-poll pass may never have been registered (a socket closed
+        // before its first operation): they are not among the open ones, and are released here.
+        IoUringChannel c;
+        while ((c = submits.poll()) != null) {
+            c.cancelForShutdown();
+        }
+        for (IoUringChannel o : new ArrayList<>(open)) {
+            o.cancelForShutdown();
+        }
+    }
+
+    /** The ring is closed: descriptors whose operations never completed are closed now. */
+    void closeAll() {
+        for (IoUringChannel c : new ArrayList<>(open)) {
+            c.release();
+        }
+    }
+
+    @Override
+    public IoSocket adopt(IoSocket accepted) throws IOException {
+        if (!(accepted instanceof IoUringSocket s)) {
+            throw new IllegalArgumentException("not an io_uring socket: " + accepted);
+        }
+        driver.enterFromLoopThread();
+        // The accepting loop never registered it (that waits for the first operation), so the
+        // descriptor simply changes hands; the old handle is dropped.
+        return new IoUringSocket(this, s.socket, null, true, s.remoteAddress());
+    }
+
+    @Override
+    public boolean reusePortBalances() {
+        return true;
+    }
+
+    @Override
+    public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
+                                 IoReady ready) throws IOException {
+        driver.enterFromLoopThread();
+        Socket s = Socket.newSocketStream();
+        try {
+            applyAll(s, options);
+            try {
+                s.bind(local);
+            } catch (Errors.NativeIoException e) {
+                if (e.expectedErr() != -EADDRINUSE) {
+                    throw e;
+                }
+                BindException named = new BindException("Address already in use: " + local);
+                named.initCause(e);
+                throw named;
+            }
+            s.listen(backlog > 0 ? backlog : DEFAULT_BACKLOG);
+            return new IoUringServerSocket(this, s, ready);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready)
+            throws IOException {
+        driver.enterFromLoopThread();
+        Socket s = Socket.newSocketStream();
+        IoUringSocket socket = null;
+        try {
+            applyAll(s, options);
+            socket = new IoUringSocket(this, s, ready, false, remote);
+            if (s.connect(remote)) {
+                socket.finishConnect();
+            } else {
+                socket.awaitConnect();
+            }
+            return socket;
+        } catch (ConnectException e) {
+            closeFailed(s, socket);
+            ConnectException named = new ConnectException(e.getMessage() + ": " + remote);
+            named.initCause(e);
+            throw named;
+        } catch (IOException | RuntimeException e) {
+            closeFailed(s, socket);
+            throw e;
+        }
+    }
+
+    private void closeFailed(Socket s, IoUringSocket socket) throws IOException {
+        if (socket != null) {
+            socket.close();
+        } else {
+            s.close();
+        }
+    }
+
+    private static void applyAll(Socket s, Map<SocketOption<?>, Object> options) throws IOException {
+        for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
+            apply(s, e.getKey(), e.getValue());
+        }
+    }
+
+    /**
+     * Sets one {@link StandardSocketOptions} option.
+     *
+     * @throws UnsupportedOperationException for an option this backend does not map
+     */
+    static void apply(Socket s, SocketOption<?> option, Object value) throws IOException {
+        if (option == StandardSocketOptions.TCP_NODELAY) {
+            s.setTcpNoDelay((Boolean) value);
+        } else if (option == StandardSocketOptions.SO_KEEPALIVE) {
+            s.setKeepAlive((Boolean) value);
+        } else if (option == StandardSocketOptions.SO_SNDBUF) {
+            s.setSendBufferSize((Integer) value);
+        } else if (option == StandardSocketOptions.SO_RCVBUF) {
+            s.setReceiveBufferSize((Integer) value);
+        } else if (option == StandardSocketOptions.SO_LINGER) {
+            s.setSoLinger((Integer) value);
+        } else if (option == StandardSocketOptions.SO_REUSEADDR) {
+            s.setReuseAddress((Boolean) value);
+        } else if (option == StandardSocketOptions.SO_REUSEPORT) {
+            s.setReusePort((Boolean) value);
+        } else {
+            throw new UnsupportedOperationException("backend io_uring does not support " + option.name());
+        }
+    }
+}

@@ -1,0 +1,452 @@
+package dev.loop.iouring;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoSocket;
+import io.netty.channel.unix.Buffer;
+import io.netty.channel.unix.Errors;
+import io.netty.channel.unix.Socket;
+import io.netty.channel.uring.IoUringIoOps;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketOption;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * A connected (or connecting) TCP socket on io_uring, completion-based under the readiness SPI.
+ * Not thread-safe: loop thread only.
+ *
+ * <p><b>Reads.</b> While reading is asked for, one receive is in flight into the socket's own
+ * buffer; its completion is reported as {@link IoReady#READ}, and {@link #read} hands out what it
+ * holds, re-arming the receive once it is empty. The buffer adapts like a receive allocator: it
+ * starts small, so an idle connection holds little, doubles when a receive fills it and halves
+ * after receives that leave most of it unused.
+ *
+ * <p><b>Writes.</b> {@link #write} copies into the socket's send buffer and says how much it took,
+ * as a kernel's send buffer would; the driver queues one send per socket per iteration for
+ * everything written, just before its {@code io_uring_enter}. The send buffer is held only while
+ * it holds bytes. {@link #close()} lets taken bytes leave before the descriptor closes (a kernel
+ * send buffer would too); {@link #abort()} drops them and resets.
+ */
+final class IoUringSocket extends IoUringChannel implements IoSocket {
+    static final int MIN_RECV = 2 * 1024;
+    static final int MAX_RECV = 64 * 1024;
+    static final int SEND_BUFFER = 64 * 1024;
+
+    private boolean connected;
+    private long connectPoll;
+    private boolean wantConnectPoll;
+    private boolean aborted;
+    private boolean recvCancelled;
+    private boolean sendCancelled;
+    private boolean pollCancelled;
+    private boolean readInterest;
+    private boolean writeInterest;
+    private InetSocketAddress local;
+    private final InetSocketAddress remote;
+
+    // Receive side: [readPos, readEnd) of recv holds bytes not yet handed out.
+    private ByteBuffer recv;
+    private long recvAddress;
+    private IoUringIoOps recvOps;
+    private IoUringIoOps recvPollFirstOps;
+    private boolean socketHasMore;
+    private long recvId;
+    private int readPos;
+    private int readEnd;
+    private int smallReceives;
+    private boolean eof;
+    private IOException failure;
+
+    // Send side: [0, sendEnd) of send is taken and not yet sent; [0, sending) is in flight.
+    private ByteBuffer send;
+    private long sendAddress;
+    private long sendId;
+    private int sending;
+    private int sendEnd;
+    private boolean shutdownPending;
+    private boolean outputShut;
+
+    IoUringSocket(IoUringNetIo net, Socket socket, IoReady ready, boolean connected, InetSocketAddress remote) {
+        super(net, socket, ready);
+        this.connected = connected;
+        this.remote = remote;
+    }
+
+    /** Starts watching for the outcome of a connect in progress. */
+    void awaitConnect() {
+        wantConnectPoll = true;
+        requestSubmit();
+    }
+
+    @Override
+    public void attach(IoReady r) {
+        this.ready = r;
+    }
+
+    @Override
+    public boolean finishConnect() throws IOException {
+        if (connected) {
+            return true;
+        }
+        if (!socket.finishConnect()) {
+            awaitConnect();
+            return false;
+        }
+        connected = true;
+        armReceive();
+        return true;
+    }
+
+    @Override
+    public void interest(boolean read, boolean write) {
+        readInterest = read;
+        writeInterest = write;
+        if (isClosing()) {
+            return;
+        }
+        if (read) {
+            if (readPos < readEnd || eof || failure != null) {
+                reportAgain();
+            } else {
+                armReceive();
+            }
+        }
+        if (write && connected && sendEnd < SEND_BUFFER) {
+            reportAgain();
+        }
+    }
+
+    @Override
+    int levelReady() {
+        int ops = 0;
+        if (readInterest && (readPos < readEnd || eof || failure != null)) {
+            ops |= IoReady.READ;
+        }
+        if (writeInterest && connected && (sendEnd < SEND_BUFFER || failure != null)) {
+            ops |= IoReady.WRITE;
+        }
+        return ops;
+    }
+
+    private boolean wantsReceive() {
+        return recvId == 0 && readInterest && connected && readPos == readEnd && !eof && failure == null;
+    }
+
+    private void armReceive() {
+        if (wantsReceive() && !isClosing()) {
+            requestSubmit();
+        }
+    }
+
+    @Override
+    void submitRequested() {
+        if (wantConnectPoll && connectPoll == 0) {
+            wantConnectPoll = false;
+            connectPoll = submit(Ops.poll(fd, Ops.POLLOUT));
+        }
+        if (wantsReceive()) {
+            if (recv == null) {
+                resize(MIN_RECV);
+            }
+            recvId = submit(socketHasMore ? recvOps : recvPollFirstOps);
+        }
+        flush();
+    }
+
+    private void resize(int size) {
+        recv = ByteBuffer.allocateDirect(size);
+        recvAddress = Buffer.memoryAddress(recv);
+        recvOps = Ops.recv(fd, recvAddress, size, false);
+        recvPollFirstOps = Ops.recv(fd, recvAddress, size, true);
+    }
+
+    @Override
+    void completed(long op, int res, int flags) {
+        if (op == Ops.RECV) {
+            // The kernel says whether bytes are still queued: if so, the next receive tries at
+            // once; if not, it arms its poll first and skips an attempt that would find nothing.
+            socketHasMore = (flags & Ops.IORING_CQE_F_SOCK_NONEMPTY) != 0;
+            received(res);
+        } else if (op == Ops.SEND) {
+            sent(res);
+        } else if (op == Ops.POLL) {
+            connectPoll = 0;
+            pollCancelled = false;
+            if (res != -Ops.ECANCELED && !isClosing()) {
+                report(IoReady.WRITE); // the connect's outcome is known: finishConnect() says which
+            }
+        }
+    }
+
+    private void received(int res) {
+        recvId = 0;
+        recvCancelled = false;
+        if (isClosing() || res == -Ops.ECANCELED) {
+            return;
+        }
+        if (res > 0) {
+            readPos = 0;
+            readEnd = res;
+            adapt(res);
+        } else if (res == 0) {
+            eof = true;
+        } else {
+            fail("recv", res);
+        }
+        if (readInterest) {
+            report(IoReady.READ);
+        }
+    }
+
+    /** Grows on a full receive; shrinks after several that used under a quarter of the buffer. */
+    private void adapt(int received) {
+        int cap = recv.capacity();
+        if (received == cap && cap < MAX_RECV) {
+            resizeAfterRead = cap * 2;
+            smallReceives = 0;
+        } else if (received < cap / 4 && cap > MIN_RECV) {
+            if (++smallReceives >= 4) {
+                resizeAfterRead = cap / 2;
+                smallReceives = 0;
+            }
+        } else {
+            smallReceives = 0;
+        }
+    }
+
+    /** The size the receive buffer takes once its bytes are handed out; 0 to keep it. */
+    private int resizeAfterRead;
+
+    private void fail(String call, int res) {
+        if (failure == null) {
+            failure = res == Errors.ERRNO_ECONNRESET_NEGATIVE
+                    ? Errors.newConnectionResetException(call, res)
+                    : Errors.newIOException(call, res);
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        if (readPos < readEnd) {
+            int n = Math.min(dst.remaining(), readEnd - readPos);
+            recv.limit(readPos + n).position(readPos);
+            dst.put(recv);
+            readPos += n;
+            if (readPos < readEnd) {
+                reportAgain(); // the reader may stop after a short read: level-triggered
+            } else {
+                readPos = readEnd = 0;
+                if (resizeAfterRead != 0) {
+                    resize(resizeAfterRead);
+                    resizeAfterRead = 0;
+                }
+                armReceive();
+            }
+            return n;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        if (eof) {
+            return -1;
+        }
+        if (isClosing()) {
+            throw new ClosedChannelException();
+        }
+        armReceive();
+        return 0;
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        checkWritable();
+        int n = Math.min(src.remaining(), SEND_BUFFER - sendEnd);
+        if (n > 0) {
+            takeSendBuffer();
+            int limit = src.limit();
+            src.limit(src.position() + n);
+            send.limit(SEND_BUFFER).position(sendEnd);
+            send.put(src);
+            src.limit(limit);
+            sendEnd += n;
+            if (sendId == 0) {
+                requestSubmit();
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        long total = 0;
+        for (int i = offset; i < offset + length; i++) {
+            ByteBuffer b = srcs[i];
+            if (!b.hasRemaining()) {
+                continue;
+            }
+            int n = write(b);
+            total += n;
+            if (b.hasRemaining()) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    private void checkWritable() throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        if (isClosing()) {
+            throw new ClosedChannelException();
+        }
+        if (outputShut || shutdownPending) {
+            throw new IOException("output of " + this + " is shut down");
+        }
+    }
+
+    private void takeSendBuffer() {
+        if (send == null) {
+            send = net.takeSendBuffer();
+            sendAddress = Buffer.memoryAddress(send);
+        }
+    }
+
+    /** Everything taken since the last send leaves in one send, once the last one completed. */
+    private void flush() {
+        if (sendId != 0 || sendEnd == 0 || failure != null) {
+            return;
+        }
+        sending = sendEnd;
+        sendId = submit(Ops.send(fd, sendAddress, sending));
+    }
+
+    private void sent(int res) {
+        sendId = 0;
+        sendCancelled = false;
+        if (res < 0) {
+            if (res != -Ops.ECANCELED) {
+                fail("send", res);
+                report(IoReady.ERROR | (readInterest ? IoReady.READ : 0) | (writeInterest ? IoReady.WRITE : 0));
+            }
+            sending = sendEnd = 0;
+            giveBackSendBuffer();
+            return;
+        }
+        // Keep what the kernel did not take (a short send) and what was written meanwhile.
+        int left = sendEnd - res;
+        if (left > 0) {
+            send.limit(sendEnd).position(res);
+            send.compact();
+        }
+        sendEnd = left;
+        sending = 0;
+        if (sendEnd > 0) {
+            requestSubmit();
+        } else {
+            giveBackSendBuffer();
+            if (shutdownPending) {
+                shutdownNow();
+            }
+            if (isClosing()) {
+                return; // the close waited for this send; the channel releases itself now
+            }
+        }
+        if (writeInterest && !isClosing()) {
+            report(IoReady.WRITE);
+        }
+    }
+
+    private void giveBackSendBuffer() {
+        if (send != null) {
+            net.giveBackSendBuffer(send);
+            send = null;
+            sendAddress = 0;
+        }
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        checkWritable();
+        if (sendEnd == 0 && sendId == 0) {
+            shutdownNow();
+        } else {
+            shutdownPending = true;
+        }
+    }
+
+    private void shutdownNow() {
+        shutdownPending = false;
+        outputShut = true;
+        try {
+            socket.shutdown(false, true);
+        } catch (IOException e) {
+            fail("shutdown", Errors.ERRNO_ENOTCONN_NEGATIVE);
+        }
+    }
+
+    @Override
+    void cancelInFlight() {
+        if (recvId != 0 && !recvCancelled) {
+            recvCancelled = true;
+            submit(Ops.cancel(recvId));
+        }
+        if (connectPoll != 0 && !pollCancelled) {
+            pollCancelled = true;
+            submit(Ops.cancel(connectPoll));
+        }
+        if (aborted || shuttingDown()) {
+            if (sendId != 0 && !sendCancelled) {
+                sendCancelled = true;
+                submit(Ops.cancel(sendId));
+            }
+        } else if (connected) {
+            // Bytes already taken still leave, as they would from a kernel's send buffer.
+            flush();
+        }
+    }
+
+    @Override
+    public void abort() {
+        try {
+            socket.setSoLinger(0);
+        } catch (IOException ignored) {
+            // Already closed or never connected: an orderly close is all there is.
+        }
+        aborted = true;
+        sendEnd = 0;
+        closeWhenIdle();
+    }
+
+    @Override
+    void freeBuffers() {
+        giveBackSendBuffer();
+        recv = null;
+        recvOps = null;
+        recvPollFirstOps = null;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        if (local == null) {
+            local = socket.localAddress();
+        }
+        return local;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public <T> void setOption(SocketOption<T> option, T value) throws IOException {
+        IoUringNetIo.apply(socket, option, value);
+    }
+
+    @Override
+    public String toString() {
+        return "IoUringSocket[fd " + fd + ", " + remote + "]";
+    }
+}
