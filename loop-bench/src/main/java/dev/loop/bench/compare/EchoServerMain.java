@@ -89,7 +89,7 @@ public final class EchoServerMain {
         }
     }
 
-    private static void exitWhenStdinCloses() {
+    static void exitWhenStdinCloses() {
         Thread t = new Thread(() -> {
             InputStream in = System.in;
             byte[] b = new byte[256];

@@ -1,5 +1,6 @@
 package dev.loop.bench.compare;
 
+import io.netty.channel.epoll.Epoll;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,10 +11,10 @@ import java.util.Locale;
 
 /**
  * The protocol workloads: HTTP/1.1 plaintext under {@code wrk} against our {@code http-server} on
- * each backend and nginx, and the Redis protocol under {@code redis-benchmark} against our
- * {@code resp-server} on each backend and {@code redis-server}, for {@link ServerRunner}. Every
- * server runs on one thread (our one loop, nginx's one worker, Redis' main thread) pinned to the
- * server's CPU, on 127.0.0.1.
+ * each backend, Netty's HTTP codec and nginx, and the Redis protocol under {@code redis-benchmark}
+ * against our {@code resp-server} on each backend and {@code redis-server}, for
+ * {@link ServerRunner}. Every server runs on one thread (our one loop, Netty's one event loop,
+ * nginx's one worker, Redis' main thread) pinned to the server's CPU, on 127.0.0.1.
  *
  * <p>A peer server or a load generator that is not installed is not fetched: its rows say which
  * program is missing and which Debian package brings it, and the rest runs.
@@ -25,6 +26,8 @@ final class ProtocolWorkloads {
     static final int REDIS_CLIENTS = 50;
     static final int REDIS_PIPELINE = 16;
     static final String PLAINTEXT_BODY = "Hello, World!";
+    /** The Netty HTTP peer's contender name, before its transport. */
+    static final String NETTY_HTTP = "netty http";
 
     private ProtocolWorkloads() {
     }
@@ -73,7 +76,10 @@ final class ProtocolWorkloads {
         return out;
     }
 
-    /** Our http-server on each backend, then nginx with one worker. */
+    /**
+     * Our http-server on each backend, then Netty's HTTP codec on one event loop (native epoll
+     * where Netty has it, else NIO) and nginx with one worker.
+     */
     static List<ServerLoad.Spec> httpServers(CompareOptions o, List<String> backends, List<String> timers, Path dir)
             throws IOException {
         List<ServerLoad.Spec> out = new ArrayList<>();
@@ -83,6 +89,7 @@ final class ProtocolWorkloads {
             }
         }
         if (o.peers()) {
+            out.add(nettyHttp(Epoll.isAvailable()));
             Path nginx = find("nginx");
             String why = missing(nginx, "nginx", "nginx-light");
             int port = why == null ? freePort() : 0;
@@ -98,6 +105,13 @@ final class ProtocolWorkloads {
             out.add(new ServerLoad.Spec("nginx", Row.Side.PEER, cmd, port, why));
         }
         return out;
+    }
+
+    /** The Netty HTTP peer on native epoll or NIO, named for its transport ("netty http epoll"). */
+    static ServerLoad.Spec nettyHttp(boolean epoll) {
+        String transport = epoll ? "epoll" : "nio";
+        return new ServerLoad.Spec(NETTY_HTTP + " " + transport, Row.Side.PEER,
+                Processes.javaCommand(NettyHttpServerMain.class, List.of("--transport", transport)), 0, null);
     }
 
     /**

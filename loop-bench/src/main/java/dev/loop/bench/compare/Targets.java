@@ -81,6 +81,8 @@ public final class Targets {
                 r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"), heapTwin(res), 3.0));
         out.add(ratio(res, "redis: >= 0.9x redis-server", workload("redis "), contender("loop "),
                 bestPeerOf(res, r -> r.contender().equals("redis-server")), 0.9));
+        out.add(fasterAndLeaner(res, "HTTP plaintext: ours >= Netty's requests/s and <= its CPU per request",
+                workload("http plaintext"), contender(ProtocolWorkloads.NETTY_HTTP + " ")));
         out.add(ratio(res, "timers: wheel >= Netty HashedWheelTimer", workload("timers"),
                 r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"),
                 bestPeerOf(res, contender("netty HashedWheelTimer")), 1.0));
@@ -164,6 +166,61 @@ public final class Targets {
         for (java.util.Map.Entry<String, List<String>> e : unmeasured.entrySet()) {
             detail.append(detail.length() == 0 ? "" : "; ").append("not measured: ")
                     .append(String.join(", ", e.getValue())).append(": ").append(e.getKey());
+        }
+        return new Outcome(target, detail.length() == 0 ? "no contender and reference measured in this run"
+                : detail.toString(), tally.verdict());
+    }
+
+    /**
+     * For every workload {@code workloads} accepts and every measured row of ours on it: its score
+     * over the best {@code peer}'s (paired rounds, with the interval) must be at least 1, and its
+     * server CPU per operation over the peer's at most 1. Each is one check in the tally. CPU per
+     * operation is kept as a median per row, without per-round figures, so that check is a plain
+     * ratio of medians: met or missed, never within noise.
+     */
+    static Outcome fasterAndLeaner(Results res, String target, Predicate<Row> workloads, Predicate<Row> peer) {
+        List<String> parts = new ArrayList<>();
+        List<String> unmeasured = new ArrayList<>();
+        Tally tally = new Tally();
+        for (String w : res.workloads()) {
+            List<String> items = new ArrayList<>();
+            String refName = null;
+            for (Row r : res.rowsOf(w)) {
+                if (r.side() != Row.Side.OURS || !workloads.test(r)) {
+                    continue;
+                }
+                if (!r.measured()) {
+                    unmeasured.add(r.contender() + " on " + w + ": " + r.note());
+                    continue;
+                }
+                Optional<Row> ref = res.bestPeer(w, peer);
+                if (ref.isEmpty()) {
+                    continue;
+                }
+                refName = ref.get().contender();
+                Rounds.Estimate speed = res.ratio(r, ref.get());
+                tally.add(speed.low(), speed.high(), 1.0, true);
+                double cpu = r.cpuPerOp() / ref.get().cpuPerOp();
+                String cpuText;
+                if (Double.isNaN(cpu)) {
+                    cpuText = "CPU n/a";
+                } else {
+                    tally.add(cpu, cpu, 1.0, false);
+                    cpuText = "CPU " + Format.ratio(cpu);
+                }
+                items.add(shortName(r.contender()) + " " + withInterval(speed) + " " + r.unit() + ", " + cpuText);
+            }
+            if (!items.isEmpty()) {
+                parts.add(w + ": " + String.join(", ", items) + " vs " + refName);
+            }
+        }
+        StringBuilder detail = new StringBuilder();
+        if (tally.total > 0) {
+            detail.append(tally.mix().isEmpty() ? "" : tally.mix().substring(2, tally.mix().length() - 1) + ". ")
+                    .append(String.join("; ", parts));
+        }
+        if (!unmeasured.isEmpty()) {
+            detail.append(detail.length() == 0 ? "" : "; ").append("not measured: ").append(String.join("; ", unmeasured));
         }
         return new Outcome(target, detail.length() == 0 ? "no contender and reference measured in this run"
                 : detail.toString(), tally.verdict());
