@@ -5,6 +5,7 @@
  */
 module dev.loop.epoll {
     requires dev.loop;
+    requires dev.loop.netty;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.unix.common;

@@ -6,6 +6,7 @@
  */
 module dev.loop.iouring {
     requires dev.loop;
+    requires dev.loop.netty;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.unix.common;

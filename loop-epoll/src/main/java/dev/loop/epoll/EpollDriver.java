@@ -2,14 +2,13 @@ package dev.loop.epoll;
 
 import dev.loop.spi.IoHandler;
 import dev.loop.spi.NetIo;
-import io.netty.channel.IoHandlerContext;
+import dev.loop.netty.LoopThreadExecutor;
+import dev.loop.netty.PollContext;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.epoll.EpollIoHandle;
-import io.netty.util.concurrent.ThreadAwareExecutor;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The {@link IoHandler} of backend {@code epoll}: drives Netty's native {@code EpollIoHandler} from
@@ -21,7 +20,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * the rare registration cancelled from another thread), and a context it reads <em>live</em> inside
  * {@code run()} after publishing that it is about to block. The second is what makes wake-ups
  * safe: a wake-up that lands before Netty is inside {@code epoll_wait} is not lost, because
- * {@link Context#canBlock()} sees {@code wakeupPending} and Netty polls without blocking.
+ * {@link PollContext#canBlock()} sees it and Netty polls without blocking.
  *
  * <p>Sockets ({@link #net()}) are Netty {@code LinuxSocket}s, each an {@code EpollIoHandle}
  * registered here; see {@link EpollNetIo}.
@@ -42,11 +41,9 @@ final class EpollDriver implements IoHandler {
         }
     }
 
-    private final Executor executor = new Executor();
-    private final Context context = new Context();
+    private final LoopThreadExecutor executor = new LoopThreadExecutor(this::wakeup);
+    private final PollContext context = new PollContext();
     private final io.netty.channel.IoHandler netty;
-    private volatile Thread pollingThread;
-    private volatile boolean wakeupPending;
     private EpollNetIo net;
     // Diagnostics for tests: wake-ups the engine asked for, polls, and polls that were allowed to
     // block. The engine asks at most once per sleep, so the atomic add costs nothing that matters.
@@ -84,12 +81,12 @@ final class EpollDriver implements IoHandler {
      * thread (a registration cancelled from "another" thread would be deferred to a task).
      */
     void enterFromLoopThread() {
-        pollingThread = Thread.currentThread();
+        executor.enter();
     }
 
     @Override
     public int poll(long timeoutNanos) {
-        pollingThread = Thread.currentThread();
+        executor.enter();
         polls++;
         executor.runPending();
         if (timeoutNanos == 0 && (net == null || net.registeredSockets() == 0)) {
@@ -99,20 +96,19 @@ final class EpollDriver implements IoHandler {
             // returns at once and settles Netty's pendingWakeup; the timerfd only serves Netty's
             // deadline, and our timers live in the engine. Skipping saves a system call per
             // non-blocking iteration of a loop without sockets.
-            wakeupPending = false;
+            context.pollEnded();
             return 0;
         }
         if (timeoutNanos != 0) {
             sleeps++;
         }
-        context.timeoutNanos = timeoutNanos;
-        context.deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : -1;
+        context.arm(timeoutNanos);
         try {
             return netty.run(context);
         } finally {
             // Cleared after the wait, never before it: a wake-up sent between the engine's
             // "about to sleep" and this poll must still stop the wait.
-            wakeupPending = false;
+            context.pollEnded();
             executor.runPending();
         }
     }
@@ -120,7 +116,7 @@ final class EpollDriver implements IoHandler {
     @Override
     public void wakeup() {
         WAKEUP_CALLS.getAndAdd(this, 1L);
-        wakeupPending = true;
+        context.wakeupRequested();
         netty.wakeup(); // one eventfd write, and only if Netty is (about to be) blocked
     }
 
@@ -146,57 +142,9 @@ final class EpollDriver implements IoHandler {
 
     @Override
     public void close() {
-        pollingThread = Thread.currentThread();
+        executor.enter();
         netty.prepareToDestroy(); // cancels every registration and closes its handle
         executor.runPending();
         netty.destroy();          // closes the epoll fd, the eventfd and the timerfd
-    }
-
-    /** What Netty reads, live, inside {@code run()}. */
-    private final class Context implements IoHandlerContext {
-        long timeoutNanos;
-        long deadline;
-
-        @Override
-        public boolean canBlock() {
-            // An interrupt cannot end epoll_wait, but one already pending must not start it: the
-            // engine stops after this iteration.
-            return timeoutNanos != 0 && !wakeupPending && !Thread.currentThread().isInterrupted();
-        }
-
-        @Override
-        public long delayNanos(long currentTimeNanos) {
-            return timeoutNanos < 0 ? Long.MAX_VALUE : Math.max(0, deadline - currentTimeNanos);
-        }
-
-        @Override
-        public long deadlineNanos() {
-            // The same instant must always be the same value: Netty skips re-arming its timerfd
-            // when the deadline did not change.
-            return deadline;
-        }
-    }
-
-    /** Netty runs tasks here only to cancel a registration from another thread. */
-    private final class Executor implements ThreadAwareExecutor {
-        private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-
-        @Override
-        public boolean isExecutorThread(Thread thread) {
-            return thread == pollingThread;
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            tasks.add(task);
-            wakeup();
-        }
-
-        void runPending() {
-            Runnable r;
-            while ((r = tasks.poll()) != null) {
-                r.run();
-            }
-        }
     }
 }

@@ -2,14 +2,13 @@ package dev.loop.iouring;
 
 import dev.loop.spi.IoHandler;
 import dev.loop.spi.NetIo;
-import io.netty.channel.IoHandlerContext;
+import dev.loop.netty.LoopThreadExecutor;
+import dev.loop.netty.PollContext;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.uring.IoUringIoHandle;
-import io.netty.util.concurrent.ThreadAwareExecutor;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The {@link IoHandler} of backend {@code io_uring}: drives Netty's native {@code IoUringIoHandler}
@@ -25,7 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * not already signalled and the caller is not the polling thread, so a burst of submissions from
  * other threads costs one write per sleep, as on the other backends. The context it reads
  * <em>live</em> inside {@code run()} makes that safe: a wake-up that lands before the wait begins
- * turns {@link Context#canBlock()} false.
+ * turns {@link PollContext#canBlock()} false.
  */
 final class IoUringDriver implements IoHandler {
     /** The wait is a timeout operation with a {@code timespec}: nanoseconds; a microsecond is honest. */
@@ -40,20 +39,18 @@ final class IoUringDriver implements IoHandler {
         }
     }
 
-    private final Executor executor = new Executor();
-    private final Context context = new Context();
+    private final LoopThreadExecutor executor = new LoopThreadExecutor(this::wakeup);
+    private final PollContext context = new PollContext();
     private final io.netty.channel.IoHandler netty;
-    private volatile Thread pollingThread;
     /** The thread the ring was enabled on: the only one whose io_uring_enter it accepts. */
     private Thread ringThread;
-    private volatile boolean wakeupPending;
     private IoUringNetIo net;
     private volatile long wakeupCalls;
     private long polls;
     private long sleeps;
 
     IoUringDriver() {
-        pollingThread = Thread.currentThread();
+        executor.enter();
         // Not a single issuer: a loop may be run, and closed, by a thread other than the one that
         // opened it (a loop group opens its loops on the caller's thread), and a single-issuer
         // ring refuses io_uring_enter from any thread but its first.
@@ -105,13 +102,13 @@ final class IoUringDriver implements IoHandler {
      * directly instead of deferring them to a task.
      */
     void enterFromLoopThread() {
-        pollingThread = Thread.currentThread();
+        executor.enter();
     }
 
     @Override
     public int poll(long timeoutNanos) {
         enterRing("poll");
-        pollingThread = Thread.currentThread();
+        executor.enter();
         polls++;
 
         executor.runPending();
@@ -126,15 +123,14 @@ final class IoUringDriver implements IoHandler {
         if (timeout != 0) {
             sleeps++;
         }
-        context.timeoutNanos = timeout;
-        context.deadline = timeout > 0 ? System.nanoTime() + timeout : -1;
+        context.arm(timeout);
         int events;
         try {
             events = netty.run(context);
         } finally {
             // Cleared after the wait, never before it: a wake-up sent between the engine's
             // "about to sleep" and this poll must still stop the wait.
-            wakeupPending = false;
+            context.pollEnded();
             executor.runPending();
         }
         if (net != null) {
@@ -146,7 +142,7 @@ final class IoUringDriver implements IoHandler {
     @Override
     public void wakeup() {
         WAKEUP_CALLS.getAndAdd(this, 1L);
-        wakeupPending = true;
+        context.wakeupRequested();
         netty.wakeup(); // one eventfd write, and only while none is pending
     }
 
@@ -173,7 +169,7 @@ final class IoUringDriver implements IoHandler {
     @Override
     public void close() {
         enterRing("close");
-        pollingThread = Thread.currentThread();
+        executor.enter();
         // Every handle cancels what it has in flight, then Netty waits for the ring to drain (its
         // own close of each handle finds them closing already) and closes the ring and eventfd.
         if (net != null) {
@@ -184,52 +180,6 @@ final class IoUringDriver implements IoHandler {
         netty.destroy();
         if (net != null) {
             net.closeAll(); // any descriptor whose operations never completed
-        }
-    }
-
-    /** What Netty reads, live, inside {@code run()}. */
-    private final class Context implements IoHandlerContext {
-        long timeoutNanos;
-        long deadline;
-
-        @Override
-        public boolean canBlock() {
-            // An interrupt cannot end the wait, but one already pending must not start it: the
-            // engine stops after this iteration.
-            return timeoutNanos != 0 && !wakeupPending && !Thread.currentThread().isInterrupted();
-        }
-
-        @Override
-        public long delayNanos(long currentTimeNanos) {
-            return timeoutNanos < 0 ? Long.MAX_VALUE : Math.max(0, deadline - currentTimeNanos);
-        }
-
-        @Override
-        public long deadlineNanos() {
-            return deadline;
-        }
-    }
-
-    /** Netty runs tasks here only for work a foreign thread asked of the ring. */
-    private final class Executor implements ThreadAwareExecutor {
-        private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-
-        @Override
-        public boolean isExecutorThread(Thread thread) {
-            return thread == pollingThread;
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            tasks.add(task);
-            wakeup();
-        }
-
-        void runPending() {
-            Runnable r;
-            while ((r = tasks.poll()) != null) {
-                r.run();
-            }
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.netty.NativeSocketOptions;
 import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.unix.Errors;
@@ -14,7 +15,6 @@ import java.net.BindException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketOption;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectableChannel;
 import java.util.ArrayDeque;
@@ -243,33 +243,15 @@ final class IoUringNetIo implements NetIo {
     }
 
     private static void applyAll(Socket s, Map<SocketOption<?>, Object> options) throws IOException {
-        for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
-            apply(s, e.getKey(), e.getValue());
-        }
+        NativeSocketOptions.applyAll(s, options, IoUringBackendProvider.NAME);
     }
 
     /**
-     * Sets one {@link StandardSocketOptions} option.
+     * Sets one {@link java.net.StandardSocketOptions} option.
      *
      * @throws UnsupportedOperationException for an option this backend does not map
      */
     static void apply(Socket s, SocketOption<?> option, Object value) throws IOException {
-        if (option == StandardSocketOptions.TCP_NODELAY) {
-            s.setTcpNoDelay((Boolean) value);
-        } else if (option == StandardSocketOptions.SO_KEEPALIVE) {
-            s.setKeepAlive((Boolean) value);
-        } else if (option == StandardSocketOptions.SO_SNDBUF) {
-            s.setSendBufferSize((Integer) value);
-        } else if (option == StandardSocketOptions.SO_RCVBUF) {
-            s.setReceiveBufferSize((Integer) value);
-        } else if (option == StandardSocketOptions.SO_LINGER) {
-            s.setSoLinger((Integer) value);
-        } else if (option == StandardSocketOptions.SO_REUSEADDR) {
-            s.setReuseAddress((Boolean) value);
-        } else if (option == StandardSocketOptions.SO_REUSEPORT) {
-            s.setReusePort((Boolean) value);
-        } else {
-            throw new UnsupportedOperationException("backend io_uring does not support " + option.name());
-        }
+        NativeSocketOptions.apply(s, option, value, IoUringBackendProvider.NAME);
     }
 }
