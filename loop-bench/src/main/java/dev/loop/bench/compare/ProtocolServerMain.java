@@ -37,7 +37,7 @@ public final class ProtocolServerMain {
             System.err.println("usage: ProtocolServerMain --server http|resp --backend B [--timers T]");
             System.exit(2);
         }
-        exitWhenStdinCloses();
+        EchoServerMain.exitWhenStdinCloses();
         PrintStream out = System.out;
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         AutoCloseable running;
@@ -66,22 +66,5 @@ public final class ProtocolServerMain {
         try (running) {
             Thread.currentThread().join();
         }
-    }
-
-    private static void exitWhenStdinCloses() {
-        Thread t = new Thread(() -> {
-            InputStream in = System.in;
-            byte[] b = new byte[256];
-            try {
-                while (in.read(b) >= 0) {
-                    // nothing is expected on stdin; only its end matters
-                }
-            } catch (IOException ignored) {
-                // parent gone
-            }
-            Runtime.getRuntime().halt(0);
-        }, "stdin-watch");
-        t.setDaemon(true);
-        t.start();
     }
 }
