@@ -2,8 +2,6 @@ package dev.loop.bench.compare;
 
 import dev.loop.examples.http.HttpServer;
 import dev.loop.examples.resp.RespServer;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
