@@ -46,9 +46,9 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
               the peers (Netty 4.2, the JDK, Python asyncio/uvloop when installed), then prints a table
               and writes report.html, results.json and table.txt.
             presets:
-              (none)              quick: about 7 minutes on two cores (4 of them http, redis)
+              (none)              quick: about 9 minutes on two cores (4 of them http, redis)
               --full              real numbers: more and longer rounds, every size and combination
-                                  (about 23 minutes, 6 of them http and redis)
+                                  (an estimated 30 minutes, 6 of them http and redis)
             options (each overrides the preset):
               --workloads LIST    comma-separated, from: %s
               --backends LIST     our backends, e.g. select,epoll (default: every available one)

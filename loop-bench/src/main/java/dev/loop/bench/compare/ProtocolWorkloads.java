@@ -95,7 +95,9 @@ final class ProtocolWorkloads {
             int port = why == null ? freePort() : 0;
             List<String> cmd = List.of();
             if (why == null) {
-                Path prefix = dir.resolve("nginx");
+                // Absolute: nginx resolves -c and -e against its -p prefix, so a relative output
+                // directory (the default, target/compare) would be doubled.
+                Path prefix = dir.resolve("nginx").toAbsolutePath();
                 Files.createDirectories(prefix.resolve("tmp"));
                 Path conf = prefix.resolve("nginx.conf");
                 Files.writeString(conf, nginxConfig(prefix, port), StandardCharsets.UTF_8);

@@ -56,6 +56,19 @@ class ProtocolWorkloadsTest {
     }
 
     @Test
+    void nginxIsGivenAbsolutePathsUnderARelativeOutputDirectory() throws Exception {
+        assumeTrue(ProtocolWorkloads.find("nginx") != null, "nginx not installed (CI installs nginx-light: .ci/run)");
+        Path relative = Path.of("target", "nginx-paths-test");
+        CompareOptions o = CompareOptions.parse("--backends", "select", "--out", relative.toString());
+        List<ServerLoad.Spec> specs = ProtocolWorkloads.httpServers(o, List.of(), List.of(), relative);
+        List<String> cmd = specs.get(specs.size() - 1).command();
+        for (String flag : List.of("-p", "-c", "-e")) {
+            String path = cmd.get(cmd.indexOf(flag) + 1);
+            assertTrue(Path.of(path).isAbsolute(), flag + " " + path + " in " + cmd);
+        }
+    }
+
+    @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void realNginxAnswersPlaintextAndEndsWithItsInput(@TempDir Path dir) throws Exception {
         assumeTrue(ProtocolWorkloads.find("nginx") != null, "nginx not installed (CI installs nginx-light: .ci/run)");
