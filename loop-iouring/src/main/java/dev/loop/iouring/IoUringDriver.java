@@ -51,11 +51,11 @@ final class IoUringDriver implements IoHandler {
 
     IoUringDriver() {
         executor.enter();
-        // Not a single issuer: a loop may be run, and closed, by a thread other than the one that
-        // opened it (a loop group opens its loops on the caller's thread), and a single-issuer
-        // ring refuses io_uring_enter from any thread but its first.
-        this.netty = io.netty.channel.uring.IoUringIoHandler.newFactory(
-                new io.netty.channel.uring.IoUringIoHandlerConfig().setSingleIssuer(false)).newHandler(executor);
+        // A single issuer with deferred task work (Netty's default): completions are processed when
+        // the ring's one thread enters it, not by interrupting that thread. One thread is all that
+        // ever enters this ring (see enterRing): the kernel pins the issuer when the ring is
+        // enabled, which is at the first poll, on the same thread.
+        this.netty = io.netty.channel.uring.IoUringIoHandler.newFactory().newHandler(executor);
         // Enabled at the first poll, not here: Netty registers the ring's descriptor with the
         // enabling thread (IORING_REGISTER_RING_FDS), and from then on only that thread can enter
         // the ring. A loop group opens its loops on the caller's thread and runs each on its own.
