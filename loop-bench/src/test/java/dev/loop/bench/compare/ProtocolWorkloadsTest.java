@@ -63,7 +63,7 @@ class ProtocolWorkloadsTest {
         List<ServerLoad.Spec> specs = ProtocolWorkloads.httpServers(o, List.of(), List.of(), relative);
         List<String> cmd = specs.get(specs.size() - 1).command();
         for (String flag : List.of("-p", "-c", "-e")) {
-            String path = cmd.get(cmd.indexOf(flag) + 1);
+            String path = cmd.get(cmd.lastIndexOf(flag) + 1); // the last: the wrapper is "sh -c"
             assertTrue(Path.of(path).isAbsolute(), flag + " " + path + " in " + cmd);
         }
     }
