@@ -66,13 +66,7 @@ final class EpollDriver implements IoHandler {
 
     /** Registers a socket with Netty's handler; on the thread that owns the loop right now. */
     IoRegistration register(EpollIoHandle handle) throws IOException {
-        try {
-            return netty.register(handle);
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("registering " + handle + " with epoll failed", e);
-        }
+        return LoopThreadExecutor.register(netty, handle, EpollBackendProvider.NAME);
     }
 
     /**

@@ -87,13 +87,7 @@ final class IoUringDriver implements IoHandler {
 
     /** Registers a socket's handle with Netty's ring; on the thread that owns the loop right now. */
     IoRegistration register(IoUringIoHandle handle) throws IOException {
-        try {
-            return netty.register(handle);
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("registering " + handle + " with io_uring failed", e);
-        }
+        return LoopThreadExecutor.register(netty, handle, IoUringBackendProvider.NAME);
     }
 
     /**

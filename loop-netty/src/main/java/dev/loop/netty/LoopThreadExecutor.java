@@ -1,6 +1,10 @@
 package dev.loop.netty;
 
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoRegistration;
 import io.netty.util.concurrent.ThreadAwareExecutor;
+import java.io.IOException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -42,6 +46,20 @@ public final class LoopThreadExecutor implements ThreadAwareExecutor {
     public void execute(Runnable task) {
         tasks.add(task);
         wakeup.run();
+    }
+
+    /**
+     * Registers {@code handle} with {@code netty} on the owning thread, turning the checked
+     * {@code Exception} Netty declares into the {@code IOException} the socket SPI throws.
+     */
+    public static IoRegistration register(IoHandler netty, IoHandle handle, String backend) throws IOException {
+        try {
+            return netty.register(handle);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("registering " + handle + " with " + backend + " failed", e);
+        }
     }
 
     /** Runs what Netty deferred; on the owning thread. */
