@@ -13,7 +13,6 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopOptions;
 import dev.loop.Promise;
-import dev.loop.TimerHandle;
 import dev.loop.net.Connection;
 import dev.loop.net.LimitExceededException;
 import dev.loop.net.Net;
@@ -115,32 +114,17 @@ public class NetContract {
      * load, where a fixed short bound would report a busy machine as a hang.
      */
     protected static <T> T await(Loop loop, LoopFuture<T> f, Duration patience) {
-        TimerHandle watchdog = loop.callLater(patience, loop::stop);
-        try {
-            return loop.runUntilComplete(f);
-        } finally {
-            watchdog.cancel();
-        }
+        return Waits.await(loop, f, patience);
     }
 
     /** Runs the loop until {@code f} is done and returns its exception. */
     protected static Throwable awaitFailure(Loop loop, LoopFuture<?> f) {
-        TimerHandle watchdog = loop.callLater(PATIENCE, loop::stop);
-        try {
-            loop.runUntilComplete(f);
-        } catch (Throwable expected) {
-            return expected;
-        } finally {
-            watchdog.cancel();
-        }
-        throw new AssertionError("expected " + f + " to fail");
+        return Waits.awaitFailure(loop, f, PATIENCE);
     }
 
+    /** Runs {@code iterations} loop iterations. */
     protected static void spin(Loop loop, int iterations) {
-        for (int i = 0; i < iterations; i++) {
-            loop.stop();
-            loop.runForever();
-        }
+        Waits.spin(loop, iterations);
     }
 
     // ------------------------------------------------------------------ endpoints, per transport

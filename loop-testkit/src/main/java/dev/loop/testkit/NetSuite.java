@@ -97,25 +97,12 @@ public abstract class NetSuite {
 
     /** Runs the loop until {@code f} is done, failing the test after {@link #PATIENCE}. */
     protected static <T> T await(Loop loop, LoopFuture<T> f) {
-        TimerHandle watchdog = loop.callLater(PATIENCE, loop::stop);
-        try {
-            return loop.runUntilComplete(f);
-        } finally {
-            watchdog.cancel();
-        }
+        return Waits.await(loop, f, PATIENCE);
     }
 
     /** Runs the loop until {@code f} is done and returns its exception. */
     protected static Throwable awaitFailure(Loop loop, LoopFuture<?> f) {
-        TimerHandle watchdog = loop.callLater(PATIENCE, loop::stop);
-        try {
-            loop.runUntilComplete(f);
-        } catch (Throwable expected) {
-            return expected;
-        } finally {
-            watchdog.cancel();
-        }
-        throw new AssertionError("expected " + f + " to fail");
+        return Waits.awaitFailure(loop, f, PATIENCE);
     }
 
     /** Runs the loop until {@code condition} holds (checked every few milliseconds), failing after {@link #PATIENCE}. */
@@ -149,9 +136,6 @@ public abstract class NetSuite {
 
     /** Runs {@code iterations} loop iterations. */
     protected static void spin(Loop loop, int iterations) {
-        for (int i = 0; i < iterations; i++) {
-            loop.stop();
-            loop.runForever();
-        }
+        Waits.spin(loop, iterations);
     }
 }
