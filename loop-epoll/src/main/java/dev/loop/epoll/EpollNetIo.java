@@ -7,6 +7,7 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.netty.NativeErrors;
 import dev.loop.netty.NativeSocketOptions;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
@@ -16,7 +17,6 @@ import io.netty.channel.epoll.LinuxSocket;
 import io.netty.channel.unix.Buffer;
 import io.netty.channel.unix.Errors;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
@@ -44,8 +44,6 @@ final class EpollNetIo implements NetIo {
     static final int COPY_BUFFER_SIZE = 256 * 1024;
     /** listen(2)'s backlog when the caller leaves it to the backend (the kernel caps it at somaxconn). */
     static final int DEFAULT_BACKLOG = 1024;
-    /** Linux's errno for "address already in use" (this backend runs on Linux only). */
-    private static final int EADDRINUSE = 98;
 
     private final EpollDriver handler;
     private final DatagramIo datagrams = this::openDatagram;
@@ -145,7 +143,7 @@ final class EpollNetIo implements NetIo {
             try {
                 s.bind(local);
             } catch (Errors.NativeIoException e) {
-                throw bindFailed(e, local);
+                throw NativeErrors.bindFailed(e, local);
             }
             s.listen(backlog > 0 ? backlog : DEFAULT_BACKLOG);
             return new EpollServerSocket(this, s, ready);
@@ -185,14 +183,6 @@ final class EpollNetIo implements NetIo {
         }
     }
 
-    /** A failed bind as a {@link BindException} naming the address, the kernel's reason kept. */
-    static BindException bindFailed(Errors.NativeIoException e, Object address) {
-        String why = e.expectedErr() == -EADDRINUSE ? "Address already in use" // Netty keeps the negated errno
-                : String.valueOf(e.getMessage()).replaceFirst("^bind\\(\\.\\.\\) failed: ", "");
-        BindException named = new BindException(why + ": " + address);
-        named.initCause(e);
-        return named;
-    }
 
     @Override
     public DatagramIo datagrams() {
@@ -212,7 +202,7 @@ final class EpollNetIo implements NetIo {
             try {
                 s.bind(local);
             } catch (Errors.NativeIoException e) {
-                throw bindFailed(e, local);
+                throw NativeErrors.bindFailed(e, local);
             }
             d.bound();
             return d;

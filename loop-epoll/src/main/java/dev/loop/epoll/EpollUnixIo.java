@@ -1,5 +1,6 @@
 package dev.loop.epoll;
 
+import dev.loop.netty.NativeErrors;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
@@ -65,7 +66,7 @@ final class EpollUnixIo implements UnixIo {
             try {
                 s.bind(address);
             } catch (Errors.NativeIoException e) {
-                throw EpollNetIo.bindFailed(e, path != null ? path : "@" + address.path().substring(1));
+                throw NativeErrors.bindFailed(e, path != null ? path : "@" + address.path().substring(1));
             }
             s.listen(backlog > 0 ? backlog : EpollNetIo.DEFAULT_BACKLOG);
             return new EpollServerSocket(net, s, ready, path);

@@ -5,13 +5,13 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.netty.NativeErrors;
 import dev.loop.netty.NativeSocketOptions;
 import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketOption;
@@ -36,7 +36,6 @@ import java.util.Set;
  */
 final class IoUringNetIo implements NetIo {
     private static final int DEFAULT_BACKLOG = 1024;
-    private static final int EADDRINUSE = 98;
     /** Send buffers kept for reuse; beyond this a drained one is left to the collector. */
     private static final int SPARE_SEND_BUFFERS = 64;
 
@@ -193,12 +192,7 @@ final class IoUringNetIo implements NetIo {
             try {
                 s.bind(local);
             } catch (Errors.NativeIoException e) {
-                if (e.expectedErr() != -EADDRINUSE) {
-                    throw e;
-                }
-                BindException named = new BindException("Address already in use: " + local);
-                named.initCause(e);
-                throw named;
+                throw NativeErrors.bindFailed(e, local);
             }
             s.listen(backlog > 0 ? backlog : DEFAULT_BACKLOG);
             return new IoUringServerSocket(this, s, ready);
