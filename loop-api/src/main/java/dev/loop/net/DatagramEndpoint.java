@@ -150,7 +150,11 @@ public interface DatagramEndpoint {
     /** Closes at once, dropping the queue; the queued sends fail. */
     void abort();
 
-    /** Done (never failed) once the endpoint is closed, whatever closed it. */
+    /**
+     * Done (never failed) once the endpoint is closed, whatever closed it, and its port is free for
+     * another socket to bind (on a completion backend such as {@code io_uring}, one poll after the
+     * close: an operation in the kernel still holds the socket until it ends).
+     */
     LoopFuture<Void> closeFuture();
 
     boolean isOpen();

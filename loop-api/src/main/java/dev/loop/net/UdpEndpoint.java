@@ -376,6 +376,7 @@ final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, 
     @Override
     public void loopClosing(IOException why) {
         closeNow(why);
+        closed.tryComplete(null); // the backend closes every descriptor with the loop
     }
 
     /**
@@ -394,7 +395,7 @@ final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, 
         receiver.failReceive(why);
         out.fail(why);
         receiver.closed(error); // the handler hears last, when every future has failed
-        closed.tryComplete(null);
+        socket.whenReleased(() -> closed.tryComplete(null));
     }
 
     /** What an operation on an endpoint that is not open fails with. */

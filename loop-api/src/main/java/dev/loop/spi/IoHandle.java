@@ -27,5 +27,16 @@ public interface IoHandle {
     /** Closes the socket and its registration; readiness is no longer reported. Idempotent. */
     void close();
 
+    /**
+     * Runs {@code released} on the loop thread once this closed handle's descriptor is gone and its
+     * address (a UDP port, a listening name) is free for another socket. A readiness backend closes
+     * at once, so this runs now (the default); a completion backend may first have to see the
+     * operations it had in flight end (docs/adr/0011-completion-backends.md), which takes one more
+     * poll, or the loop's close.
+     */
+    default void whenReleased(Runnable released) {
+        released.run();
+    }
+
     boolean isOpen();
 }

@@ -1,74 +1,29 @@
 package dev.loop.epoll;
 
+import dev.loop.netty.NativeDatagram;
 import dev.loop.spi.IoDatagram;
 import dev.loop.spi.IoReady;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.epoll.LinuxSocket;
-import io.netty.channel.unix.DatagramSocketAddress;
-import io.netty.channel.unix.Errors;
 import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.PortUnreachableException;
-import java.net.SocketException;
 import java.net.SocketOption;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
- * A non-blocking UDP socket on epoll ({@code LinuxSocket.newSocketDgram}). Not thread-safe: loop
- * thread only.
- *
- * <p>Receiving is {@code recvfrom} ({@code Socket.recvFrom}), which tells "no datagram" (null) from
- * an empty one; Netty builds a new sender address object for each datagram, which its public API
- * offers no way around ({@code recvmmsg} and its reusable packet array are package-private).
- * Sending is {@code send} on a connected socket and {@code sendto} otherwise. Direct buffers go to
- * the kernel as they are, heap buffers through the loop's direct copy buffer, which is larger than
- * any datagram.
- *
- * <p>Multicast membership and the multicast options are set with {@code setsockopt} through
- * Netty's public {@code Socket.setRawOpt}/{@code setIntOpt} ({@code LinuxSocket.joinGroup} is
- * package-private): {@code MCAST_JOIN_GROUP} with a {@code struct group_req}, which takes IPv4 and
- * IPv6 groups alike.
+ * A non-blocking UDP socket on epoll ({@code LinuxSocket.newSocketDgram}): epoll reports its
+ * readiness, {@link NativeDatagram} makes its system calls. Not thread-safe: loop thread only.
  */
 final class EpollDatagram extends EpollChannel implements IoDatagram {
     private static final EpollIoOps READ_WRITE = EpollIoOps.EPOLLIN.with(EpollIoOps.EPOLLOUT);
 
-    // Linux's constants (this backend runs on Linux only)
-    private static final int IPPROTO_IP = 0;
-    private static final int IPPROTO_IPV6 = 41;
-    private static final int IP_MULTICAST_IF = 32;
-    private static final int IP_MULTICAST_TTL = 33;
-    private static final int IP_MULTICAST_LOOP = 34;
-    private static final int IPV6_MULTICAST_IF = 17;
-    private static final int IPV6_MULTICAST_HOPS = 18;
-    private static final int IPV6_MULTICAST_LOOP = 19;
-    private static final int MCAST_JOIN_GROUP = 42;
-    private static final int MCAST_LEAVE_GROUP = 45;
-    private static final int AF_INET = 2;
-    private static final int AF_INET6 = 10;
-    /** {@code struct group_req}: a 32-bit interface index, padding, a 128-byte sockaddr_storage. */
-    private static final int GROUP_REQ_SIZE = 136;
-    private static final int GROUP_REQ_ADDRESS = 8;
-    /** {@code struct ip_mreqn}: group, local address, interface index. */
-    private static final int IP_MREQN_SIZE = 12;
-    private static final int ECONNREFUSED = 111;
-
-    private final boolean ipv6;
-    private InetSocketAddress local;
-    private InetSocketAddress remote;
+    final NativeDatagram calls;
 
     EpollDatagram(EpollNetIo net, LinuxSocket socket, boolean ipv6, IoReady ready) {
         super(net, socket, ready);
-        this.ipv6 = ipv6;
-    }
-
-    /** Bound: remember the address (the real port, if it was 0). */
-    void bound() {
-        local = socket.localAddress();
+        this.calls = new NativeDatagram(socket, ipv6, net.copy(), EpollBackendProvider.NAME);
     }
 
     @Override
@@ -81,144 +36,46 @@ final class EpollDatagram extends EpollChannel implements IoDatagram {
 
     @Override
     public InetSocketAddress receive(ByteBuffer dst) throws IOException {
-        int pos = dst.position();
-        int limit = dst.limit();
-        if (dst.isDirect()) {
-            DatagramSocketAddress from = socket.recvFrom(dst, pos, limit);
-            if (from != null) {
-                dst.position(pos + from.receivedAmount());
-            }
-            return from;
-        }
-        ByteBuffer copy = net.copyBuffer();
-        DatagramSocketAddress from = socket.recvFromAddress(net.copyAddress(), 0, Math.min(limit - pos, copy.capacity()));
-        if (from != null) {
-            dst.put(copy.clear().limit(from.receivedAmount()));
-        }
-        return from;
+        return calls.receive(dst);
     }
 
     @Override
     public boolean send(ByteBuffer src, InetSocketAddress target) throws IOException {
-        int pos = src.position();
-        int limit = src.limit();
-        int n;
-        try {
-            if (src.isDirect()) {
-                n = target == null ? socket.send(src, pos, limit)
-                        : socket.sendTo(src, pos, limit, target.getAddress(), target.getPort());
-            } else {
-                ByteBuffer copy = net.copyBuffer().clear();
-                int len = Math.min(limit - pos, copy.capacity()); // the copy buffer is larger than any datagram
-                copy.put(0, src, pos, len);
-                n = target == null ? socket.sendAddress(net.copyAddress(), 0, len)
-                        : socket.sendToAddress(net.copyAddress(), 0, len, target.getAddress(), target.getPort());
-            }
-        } catch (Errors.NativeIoException e) {
-            throw sendFailed(e);
-        }
-        if (n > 0 || pos == limit) { // an empty datagram sends 0 bytes either way: count it as sent
-            src.position(limit);
-            return true;
-        }
-        return false;
-    }
-
-    /** The kernel's reason as the JDK reports it: a refused connected peer as PortUnreachableException. */
-    private static IOException sendFailed(Errors.NativeIoException e) {
-        IOException mapped = e.expectedErr() == -ECONNREFUSED ? new PortUnreachableException("ICMP port unreachable")
-                : new SocketException(String.valueOf(e.getMessage()).replaceFirst("^send(To)?(Address)?\\(\\.\\.\\) failed: ", ""));
-        mapped.initCause(e);
-        return mapped;
+        return calls.send(src, target);
     }
 
     @Override
     public void connect(InetSocketAddress peer) throws IOException {
-        socket.connect(peer);
-        remote = peer;
+        calls.connect(peer);
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
-        return remote;
+        return calls.remoteAddress();
     }
 
     @Override
     public void joinGroup(InetAddress group, NetworkInterface nif) throws IOException {
-        membership(MCAST_JOIN_GROUP, group, nif);
+        calls.membership(true, group, nif);
     }
 
     @Override
     public void leaveGroup(InetAddress group, NetworkInterface nif) throws IOException {
-        membership(MCAST_LEAVE_GROUP, group, nif);
-    }
-
-    private void membership(int option, InetAddress group, NetworkInterface nif) throws IOException {
-        ByteBuffer req = ByteBuffer.allocateDirect(GROUP_REQ_SIZE).order(ByteOrder.nativeOrder());
-        req.putInt(0, nif.getIndex());
-        byte[] address = group.getAddress();
-        if (group instanceof Inet4Address) {
-            req.putShort(GROUP_REQ_ADDRESS, (short) AF_INET);   // sin_family; sin_port stays 0
-            req.put(GROUP_REQ_ADDRESS + 4, address);            // sin_addr, network order
-        } else {
-            req.putShort(GROUP_REQ_ADDRESS, (short) AF_INET6);  // sin6_family; port, flowinfo 0
-            req.put(GROUP_REQ_ADDRESS + 8, address);            // sin6_addr
-        }
-        // Linux takes IPv4 options on an IPv6 socket too, so the level follows the group's family
-        int level = group instanceof Inet4Address ? IPPROTO_IP : IPPROTO_IPV6;
-        try {
-            socket.setRawOpt(level, option, req);
-        } catch (Errors.NativeIoException e) {
-            SocketException named = new SocketException(String.valueOf(e.getMessage()).replaceFirst("^[a-zA-Z]+\\(\\.\\.\\) failed: ", "")
-                    + ": " + (option == MCAST_JOIN_GROUP ? "joining " : "leaving ") + group + " on " + nif.getName());
-            named.initCause(e);
-            throw named;
-        }
+        calls.membership(false, group, nif);
     }
 
     @Override
     public <T> void setOption(SocketOption<T> option, T value) throws IOException {
-        apply(option, value);
-    }
-
-    /**
-     * Sets one option: broadcast and the multicast ones here (for both families on an IPv6
-     * socket, which may send to IPv4 groups), the rest as for every epoll socket.
-     */
-    void apply(SocketOption<?> option, Object value) throws IOException {
-        if (option == StandardSocketOptions.SO_BROADCAST) {
-            socket.setBroadcast((Boolean) value);
-        } else if (option == StandardSocketOptions.IP_MULTICAST_IF) {
-            NetworkInterface nif = (NetworkInterface) value;
-            ByteBuffer mreqn = ByteBuffer.allocateDirect(IP_MREQN_SIZE).order(ByteOrder.nativeOrder());
-            mreqn.putInt(8, nif.getIndex());
-            socket.setRawOpt(IPPROTO_IP, IP_MULTICAST_IF, mreqn);
-            if (ipv6) {
-                socket.setIntOpt(IPPROTO_IPV6, IPV6_MULTICAST_IF, nif.getIndex());
-            }
-        } else if (option == StandardSocketOptions.IP_MULTICAST_TTL) {
-            socket.setIntOpt(IPPROTO_IP, IP_MULTICAST_TTL, (Integer) value);
-            if (ipv6) {
-                socket.setIntOpt(IPPROTO_IPV6, IPV6_MULTICAST_HOPS, (Integer) value);
-            }
-        } else if (option == StandardSocketOptions.IP_MULTICAST_LOOP) {
-            int on = (Boolean) value ? 1 : 0;
-            socket.setIntOpt(IPPROTO_IP, IP_MULTICAST_LOOP, on);
-            if (ipv6) {
-                socket.setIntOpt(IPPROTO_IPV6, IPV6_MULTICAST_LOOP, on);
-            }
-        } else {
-            EpollNetIo.apply(socket, option, value);
-        }
+        calls.apply(option, value);
     }
 
     @Override
     public InetSocketAddress localAddress() {
-        return local;
+        return calls.localAddress();
     }
 
     @Override
     public String toString() {
-        return "EpollDatagram[" + local + (remote == null ? "" : " -> " + remote) + "]";
+        return "EpollDatagram[" + calls + "]";
     }
 }

@@ -7,6 +7,7 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.netty.CopyBuffer;
 import dev.loop.netty.NativeErrors;
 import dev.loop.netty.NativeSocketOptions;
 import dev.loop.spi.UnixIo;
@@ -14,7 +15,6 @@ import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.LinuxSocket;
-import io.netty.channel.unix.Buffer;
 import io.netty.channel.unix.Errors;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -73,8 +73,7 @@ final class EpollNetIo implements NetIo {
     /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
     private final Set<Integer> watchedFds = new HashSet<>();
     private UnixIo unix;
-    private ByteBuffer copy;
-    private long copyAddress;
+    private final CopyBuffer copy = new CopyBuffer(COPY_BUFFER_SIZE);
     private int registered;
 
     EpollNetIo(EpollDriver handler) {
@@ -104,16 +103,17 @@ final class EpollNetIo implements NetIo {
 
     /** The loop's copy buffer; its contents are meaningless between calls. */
     ByteBuffer copyBuffer() {
-        if (copy == null) {
-            copy = ByteBuffer.allocateDirect(COPY_BUFFER_SIZE);
-            copyAddress = Buffer.memoryAddress(copy);
-        }
-        return copy;
+        return copy.buffer();
     }
 
     /** The native address of {@link #copyBuffer()}; call that first. */
     long copyAddress() {
-        return copyAddress;
+        return copy.address();
+    }
+
+    /** The loop's copy buffer itself, for the datagram calls. */
+    CopyBuffer copy() {
+        return copy;
     }
 
     @Override
@@ -196,15 +196,8 @@ final class EpollNetIo implements NetIo {
         LinuxSocket s = LinuxSocket.newSocketDgram(ipv6);
         try {
             EpollDatagram d = new EpollDatagram(this, s, ipv6, ready);
-            for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
-                d.apply(e.getKey(), e.getValue());
-            }
-            try {
-                s.bind(local);
-            } catch (Errors.NativeIoException e) {
-                throw NativeErrors.bindFailed(e, local);
-            }
-            d.bound();
+            d.calls.applyAll(options);
+            d.calls.bind(local);
             return d;
         } catch (IOException | RuntimeException e) {
             s.close();

@@ -33,6 +33,8 @@ abstract class IoUringChannel implements IoUringIoHandle {
     boolean levelQueued;
     private boolean submitQueued;
     private boolean shuttingDown;
+    /** What waits for the descriptor to be gone ({@link #whenReleased}); rarely more than one. */
+    private Runnable onRelease;
 
     IoUringChannel(IoUringNetIo net, Socket socket, IoReady ready) {
         this(net, socket, socket.intValue(), ready);
@@ -177,6 +179,29 @@ abstract class IoUringChannel implements IoUringIoHandle {
         closeDescriptor();
         freeBuffers();
         net.released(this);
+        if (onRelease != null) {
+            net.queueReleased(onRelease); // run after the poll, with the readiness it reports
+            onRelease = null;
+        }
+    }
+
+    /**
+     * Runs {@code released} once the descriptor is closed: now if it is, else when the last
+     * operation in flight has completed (the kernel holds the socket, its port or name with it,
+     * until then; it then runs after that poll, never inside it). Implements {@code IoHandle.whenReleased} for every socket kind here.
+     */
+    public final void whenReleased(Runnable released) {
+        if (this.released) {
+            released.run();
+        } else if (onRelease == null) {
+            onRelease = released;
+        } else {
+            Runnable first = onRelease;
+            onRelease = () -> {
+                first.run();
+                released.run();
+            };
+        }
     }
 
     /** Closes the descriptor this handle owns; a watch owns none (it is the program's). */

@@ -1,5 +1,8 @@
 package dev.loop.iouring;
 
+import dev.loop.netty.CopyBuffer;
+import dev.loop.spi.DatagramIo;
+import dev.loop.spi.IoDatagram;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
@@ -7,6 +10,7 @@ import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
 import dev.loop.netty.NativeErrors;
 import dev.loop.netty.NativeSocketOptions;
+import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.unix.Errors;
@@ -35,7 +39,10 @@ import java.util.Set;
  * readiness is level-triggered.
  */
 final class IoUringNetIo implements NetIo {
-    private static final int DEFAULT_BACKLOG = 1024;
+    private static final System.Logger LOG = System.getLogger("dev.loop.iouring");
+    static final int DEFAULT_BACKLOG = 1024;
+    /** The copy buffer heap datagrams go through: larger than any datagram. */
+    private static final int COPY_BUFFER_SIZE = 64 * 1024;
     /** Send buffers kept for reuse; beyond this a drained one is left to the collector. */
     private static final int SPARE_SEND_BUFFERS = 64;
 
@@ -43,9 +50,14 @@ final class IoUringNetIo implements NetIo {
     private final ArrayDeque<IoUringChannel> submits = new ArrayDeque<>();
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> spareSendBuffers = new ArrayDeque<>();
+    /** What waits for a descriptor that closed during this poll ({@code IoHandle.whenReleased}). */
+    private final ArrayDeque<Runnable> releasedWaiters = new ArrayDeque<>();
     private final Set<IoUringChannel> open = new HashSet<>();
     /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
     private final Set<Integer> watchedFds = new HashSet<>();
+    private final CopyBuffer copy = new CopyBuffer(COPY_BUFFER_SIZE);
+    private final DatagramIo datagrams = this::openDatagram;
+    private UnixIo unix;
     private final WatchIo watches = new WatchIo() {
         @Override
         public IoWatch watch(int fd, IoReady ready) throws IOException {
@@ -92,12 +104,59 @@ final class IoUringNetIo implements NetIo {
         return watches;
     }
 
+    @Override
+    public DatagramIo datagrams() {
+        return datagrams;
+    }
+
+    @Override
+    public UnixIo unix() {
+        if (unix == null) {
+            unix = new IoUringUnixIo(this);
+        }
+        return unix;
+    }
+
+    /** The loop's copy buffer, for datagrams in heap buffers. */
+    CopyBuffer copy() {
+        return copy;
+    }
+
+    /** Every socket call enters here first: see {@link IoUringDriver#enterFromLoopThread()}. */
+    void enter() {
+        driver.enterFromLoopThread();
+    }
+
+    /**
+     * A UDP socket of the family Netty prefers here ({@code AF_INET6}, which takes IPv4 addresses
+     * as mapped ones, unless IPv4 is preferred): Netty's io_uring transport keeps its family-specific
+     * socket factory to itself.
+     */
+    private IoDatagram openDatagram(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
+            throws IOException {
+        driver.enterFromLoopThread();
+        Socket s = Socket.newSocketDgram();
+        try {
+            IoUringDatagram d = new IoUringDatagram(this, s, Socket.isIPv6Preferred(), ready);
+            d.calls().applyAll(options);
+            d.calls().bind(local);
+            return d;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
     void queueSubmit(IoUringChannel channel) {
         submits.add(channel);
     }
 
     void queueLevel(IoUringChannel channel) {
         level.add(channel);
+    }
+
+    void queueReleased(Runnable waiter) {
+        releasedWaiters.add(waiter);
     }
 
     ByteBuffer takeSendBuffer() {
@@ -122,13 +181,17 @@ final class IoUringNetIo implements NetIo {
         while ((c = submits.poll()) != null) {
             c.submitPending();
         }
-        return !level.isEmpty();
+        // A descriptor released just now has a waiter to run after this poll: it must not block.
+        return !level.isEmpty() || !releasedWaiters.isEmpty();
     }
 
-    /** Reports level-triggered readiness that no completion reported; returns how many. */
+    /**
+     * Reports level-triggered readiness that no completion reported, and runs what waited for
+     * descriptors released during the poll; returns how many of both.
+     */
     int afterPoll() {
+        int reported = runReleasedWaiters();
         int n = level.size();
-        int reported = 0;
         for (int i = 0; i < n; i++) {
             IoUringChannel c = level.poll();
             c.levelQueued = false;
@@ -164,6 +227,21 @@ final class IoUringNetIo implements NetIo {
         for (IoUringChannel c : new ArrayList<>(open)) {
             c.release();
         }
+        runReleasedWaiters();
+    }
+
+    private int runReleasedWaiters() {
+        int n = 0;
+        Runnable r;
+        while ((r = releasedWaiters.poll()) != null) {
+            n++;
+            try {
+                r.run();
+            } catch (RuntimeException | LinkageError e) {
+                LOG.log(System.Logger.Level.ERROR, "what waited for a socket to close failed", e);
+            }
+        }
+        return n;
     }
 
     @Override
@@ -174,7 +252,7 @@ final class IoUringNetIo implements NetIo {
         driver.enterFromLoopThread();
         // The accepting loop never registered it (that waits for the first operation), so the
         // descriptor simply changes hands; the old handle is dropped.
-        return new IoUringSocket(this, s.socket, null, true, s.remoteAddress());
+        return s.adoptedBy(this);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.netty.channel.unix.NativeInetAddress;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /**
  * A listening TCP socket on io_uring. Not thread-safe: loop thread only.
@@ -19,16 +20,31 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
     /** Netty's accepted-address layout: a length byte, up to 16 address bytes, scope id, port. */
     private static final int ACCEPTED_ADDRESS_SIZE = 26;
 
-    private final InetSocketAddress local;
+    private final SocketAddress local;
+    private final boolean unix;
     private final byte[] acceptedAddress = new byte[ACCEPTED_ADDRESS_SIZE];
     private boolean readInterest;
     private long pollId;
     private boolean pending;
     private boolean cancelled;
 
+    /** A listening TCP socket. */
     IoUringServerSocket(IoUringNetIo net, Socket socket, IoReady ready) {
+        this(net, socket, ready, socket.localAddress(), false);
+    }
+
+    private IoUringServerSocket(IoUringNetIo net, Socket socket, IoReady ready, SocketAddress local, boolean unix) {
         super(net, socket, ready);
-        this.local = socket.localAddress();
+        this.local = local;
+        this.unix = unix;
+    }
+
+    /**
+     * A listening Unix domain socket named {@code path} (null for an abstract name, which the
+     * layer above names itself). Its connections' peers are unnamed, as clients' usually are.
+     */
+    static IoUringServerSocket unix(IoUringNetIo net, Socket socket, IoReady ready, SocketAddress path) {
+        return new IoUringServerSocket(net, socket, ready, path, true);
     }
 
     @Override
@@ -90,6 +106,10 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
         }
         reportAgain(); // more may wait: the acceptor may stop after a few
         Socket s = new Socket(accepted);
+        if (unix) {
+            // the kernel filled acceptedAddress with a sockaddr_un that Netty decodes as IP: ignore it
+            return IoUringSocket.unix(net, s, null, true, local, IoUringUnixIo.UNNAMED);
+        }
         try {
             InetSocketAddress remote = NativeInetAddress.address(acceptedAddress, 1, acceptedAddress[0]);
             return new IoUringSocket(net, s, null, true, remote);
@@ -107,8 +127,26 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
         }
     }
 
+    /**
+     * Stops listening at once: the poll in flight holds the socket until its cancel completes,
+     * one poll later, and a connect meanwhile would still be accepted by the kernel. Shutting
+     * the listener's input makes the kernel refuse new connections now (TCP resets them, a Unix
+     * domain connect fails with {@code ECONNREFUSED}), as a readiness backend's close does.
+     */
     @Override
-    public InetSocketAddress localAddress() {
+    public void close() {
+        if (!isClosing()) {
+            try {
+                socket.shutdown(true, false);
+            } catch (IOException ignored) {
+                // not listening any more anyway: the close below is all there is
+            }
+        }
+        closeWhenIdle();
+    }
+
+    @Override
+    public SocketAddress localAddress() {
         return local;
     }
 

@@ -7,7 +7,7 @@ import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
 import io.netty.channel.uring.IoUringIoOps;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -42,8 +42,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private boolean pollCancelled;
     private boolean readInterest;
     private boolean writeInterest;
-    private InetSocketAddress local;
-    private final InetSocketAddress remote;
+    /** Unix domain: both names are known to the opener, and Netty reads a socket's name only as IP. */
+    private final boolean unix;
+    private SocketAddress local;
+    private final SocketAddress remote;
 
     // Receive side: [readPos, readEnd) of recv holds bytes not yet handed out.
     private ByteBuffer recv;
@@ -67,10 +69,29 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private boolean shutdownPending;
     private boolean outputShut;
 
-    IoUringSocket(IoUringNetIo net, Socket socket, IoReady ready, boolean connected, InetSocketAddress remote) {
+    /** A TCP socket; its local address is asked of the kernel when first wanted. */
+    IoUringSocket(IoUringNetIo net, Socket socket, IoReady ready, boolean connected, SocketAddress remote) {
+        this(net, socket, ready, connected, null, remote, false);
+    }
+
+    private IoUringSocket(IoUringNetIo net, Socket socket, IoReady ready, boolean connected, SocketAddress local,
+                          SocketAddress remote, boolean unix) {
         super(net, socket, ready);
         this.connected = connected;
+        this.local = local;
         this.remote = remote;
+        this.unix = unix;
+    }
+
+    /** A Unix domain socket with the names its opener knows. */
+    static IoUringSocket unix(IoUringNetIo net, Socket socket, IoReady ready, boolean connected, SocketAddress local,
+                              SocketAddress remote) {
+        return new IoUringSocket(net, socket, ready, connected, local, remote, true);
+    }
+
+    /** The same descriptor and names under a new handle of another loop (see {@code NetIo.adopt}). */
+    IoUringSocket adoptedBy(IoUringNetIo other) {
+        return new IoUringSocket(other, socket, null, true, local, remote, unix);
     }
 
     /** Starts watching for the outcome of a connect in progress. */
@@ -428,15 +449,15 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
-        if (local == null) {
+    public SocketAddress localAddress() {
+        if (local == null && !unix && isOpen()) {
             local = socket.localAddress();
         }
         return local;
     }
 
     @Override
-    public InetSocketAddress remoteAddress() {
+    public SocketAddress remoteAddress() {
         return remote;
     }
 

@@ -92,6 +92,7 @@ public class DatagramContract {
         DatagramEndpoint gone = bind(loop);
         InetSocketAddress at = gone.localAddress();
         gone.abort();
+        await(loop, gone.closeFuture()); // the port is free from here on
         return at;
     }
 

@@ -1,0 +1,161 @@
+package dev.loop.netty;
+
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoServerSocket;
+import dev.loop.spi.IoSocket;
+import dev.loop.spi.UnixIo;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.Errors;
+import io.netty.channel.unix.Socket;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketOption;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+
+/**
+ * Unix domain stream sockets on Netty's native {@link Socket}: opened, bound and connected the
+ * same way whichever poller then drives them, so a backend only wraps the descriptor in its own
+ * socket types. Netty's public {@link DomainSocketAddress} also reaches Linux's abstract
+ * namespace (a name whose first byte is NUL). Not thread-safe: loop thread only, or any thread
+ * while the loop is not running.
+ *
+ * <p>Peer credentials come from {@code getsockopt(SO_PEERCRED)} through {@code Socket.getRawOpt},
+ * the public way to it (the transports' {@code getPeerCredentials} is package-private).
+ *
+ * <p>Netty's native bind unlinks whatever is at the path first. {@code loop-api} checks the path
+ * before it calls {@link #listen} (it refuses a path that exists unless it is a stale socket it was
+ * asked to replace), so that only matters for a file created between the check and the bind.
+ *
+ * @param <S> the backend's kind of native socket
+ */
+public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
+    /** How a peer that never bound a name is named, as the JDK names it. */
+    public static final UnixDomainSocketAddress UNNAMED = UnixDomainSocketAddress.of("");
+
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_PEERCRED = 17;
+    /** {@code struct ucred}: pid, uid, gid, each 32 bits. */
+    private static final int UCRED_SIZE = 12;
+
+    private final String backend;
+    private final int defaultBacklog;
+
+    /**
+     * @param backend        the backend's name, for errors
+     * @param defaultBacklog the accept queue length when the caller asks for 0
+     */
+    protected NativeUnixIo(String backend, int defaultBacklog) {
+        this.backend = backend;
+        this.defaultBacklog = defaultBacklog;
+    }
+
+    /** Claims the loop for the calling thread, as the backend's other socket calls do. */
+    protected abstract void enter();
+
+    /** A new non-blocking {@code AF_UNIX} stream socket. */
+    protected abstract S newSocket() throws IOException;
+
+    /**
+     * Wraps a bound, listening socket.
+     *
+     * @param path its name, or null for an abstract name (the layer above names those itself)
+     */
+    protected abstract IoServerSocket listening(S socket, UnixDomainSocketAddress path, IoReady ready) throws IOException;
+
+    /**
+     * Wraps a socket whose connect to {@code path} (null for an abstract name) has started, and
+     * finished already when {@code connectedAtOnce}.
+     */
+    protected abstract IoSocket connecting(S socket, UnixDomainSocketAddress path, IoReady ready,
+                                           boolean connectedAtOnce) throws IOException;
+
+    /** The native socket of one of this backend's sockets, or null for a socket of another kind. */
+    protected abstract Socket socketOf(IoSocket socket);
+
+    @Override
+    public final IoServerSocket listen(UnixDomainSocketAddress path, int backlog, Map<SocketOption<?>, Object> options,
+                                       IoReady ready) throws IOException {
+        return listen(new DomainSocketAddress(path.getPath().toString()), path, backlog, options, ready);
+    }
+
+    @Override
+    public final IoServerSocket listenAbstract(String name, int backlog, Map<SocketOption<?>, Object> options,
+                                               IoReady ready) throws IOException {
+        return listen(new DomainSocketAddress("\0" + name), null, backlog, options, ready);
+    }
+
+    private IoServerSocket listen(DomainSocketAddress address, UnixDomainSocketAddress path, int backlog,
+                                  Map<SocketOption<?>, Object> options, IoReady ready) throws IOException {
+        enter();
+        S s = newSocket();
+        try {
+            NativeSocketOptions.applyAll(s, options, backend);
+            try {
+                s.bind(address);
+            } catch (Errors.NativeIoException e) {
+                throw NativeErrors.bindFailed(e, path != null ? path : "@" + address.path().substring(1));
+            }
+            s.listen(backlog > 0 ? backlog : defaultBacklog);
+            return listening(s, path, ready);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public final IoSocket connect(UnixDomainSocketAddress path, Map<SocketOption<?>, Object> options, IoReady ready)
+            throws IOException {
+        return connect(new DomainSocketAddress(path.getPath().toString()), path, path, options, ready);
+    }
+
+    @Override
+    public final IoSocket connectAbstract(String name, Map<SocketOption<?>, Object> options, IoReady ready)
+            throws IOException {
+        return connect(new DomainSocketAddress("\0" + name), null, "@" + name, options, ready);
+    }
+
+    private IoSocket connect(DomainSocketAddress address, UnixDomainSocketAddress path, Object named,
+                             Map<SocketOption<?>, Object> options, IoReady ready) throws IOException {
+        enter();
+        S s = newSocket();
+        boolean atOnce;
+        try {
+            NativeSocketOptions.applyAll(s, options, backend);
+            atOnce = s.connect(address);
+        } catch (ConnectException | FileNotFoundException | Errors.NativeIoException e) {
+            // refused, no such file (Netty reports ENOENT as a FileNotFoundException without a
+            // message), not allowed: all mean the connect failed
+            s.close();
+            String why = e instanceof FileNotFoundException ? "No such file or directory" : e.getMessage();
+            ConnectException withPath = new ConnectException(why + ": " + named);
+            withPath.initCause(e);
+            throw withPath;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        try {
+            return connecting(s, path, ready, atOnce);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public final IoPeerCredentials peerCredentials(IoSocket socket) throws IOException {
+        Socket s = socketOf(socket);
+        if (s == null) {
+            throw new IllegalArgumentException("not a socket of backend " + backend + ": " + socket);
+        }
+        ByteBuffer ucred = ByteBuffer.allocateDirect(UCRED_SIZE).order(ByteOrder.nativeOrder());
+        s.getRawOpt(SOL_SOCKET, SO_PEERCRED, ucred);
+        return new IoPeerCredentials(ucred.getInt(0), Integer.toUnsignedLong(ucred.getInt(4)),
+                Integer.toUnsignedLong(ucred.getInt(8)));
+    }
+}
