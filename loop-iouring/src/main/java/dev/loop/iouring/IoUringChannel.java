@@ -29,6 +29,10 @@ abstract class IoUringChannel implements IoUringIoHandle {
     private int inFlight;
     private boolean closing;
     private boolean released;
+    /** Links of the backend's list of open handles ({@link IoUringNetIo#register}). */
+    IoUringChannel prevOpen;
+    IoUringChannel nextOpen;
+    boolean linked;
     /** Queued in the driver's list of handles to report again after the next poll. */
     boolean levelQueued;
     private boolean submitQueued;
@@ -238,6 +242,14 @@ abstract class IoUringChannel implements IoUringIoHandle {
             levelQueued = true;
             net.queueLevel(this);
         }
+    }
+
+    /**
+     * The driver's periodic sweep for idle sockets, numbered {@code sweep}: a handle may give back
+     * memory it holds while idle. Returns whether it started to.
+     */
+    boolean sweepIdle(int sweep) {
+        return false;
     }
 
     /** What is still ready now, among the directions asked for: for the driver's level pass. */

@@ -45,14 +45,27 @@ final class IoUringNetIo implements NetIo {
     private static final int COPY_BUFFER_SIZE = 64 * 1024;
     /** Send buffers kept for reuse; beyond this a drained one is left to the collector. */
     private static final int SPARE_SEND_BUFFERS = 64;
+    /** Smallest receive buffers kept for reuse by sockets that turn busy again. */
+    private static final int SPARE_RECEIVE_BUFFERS = 256;
+    /** How often idle sockets are looked for ({@link #sweepIdle}). */
+    private static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
 
     private final IoUringDriver driver;
     private final ArrayDeque<IoUringChannel> submits = new ArrayDeque<>();
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> spareSendBuffers = new ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer> spareReceiveBuffers = new ArrayDeque<>();
+    private int sweeps;
+    /** Tests call {@link #sweepIdle} themselves instead. */
+    boolean automaticSweeps = true;
+    private long nextSweep = System.nanoTime() + SWEEP_INTERVAL_NANOS;
     /** What waits for a descriptor that closed during this poll ({@code IoHandle.whenReleased}). */
     private final ArrayDeque<Runnable> releasedWaiters = new ArrayDeque<>();
-    private final Set<IoUringChannel> open = new HashSet<>();
+    /**
+     * The registered handles not yet released, linked through the handles themselves: a set would
+     * cost each of thousands of idle sockets a node of its own.
+     */
+    private IoUringChannel firstOpen;
     /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
     private final Set<Integer> watchedFds = new HashSet<>();
     private final CopyBuffer copy = new CopyBuffer(COPY_BUFFER_SIZE);
@@ -86,12 +99,30 @@ final class IoUringNetIo implements NetIo {
     /** Registers {@code channel} with the ring at its first operation; from then on it is tracked. */
     IoRegistration register(IoUringChannel channel) throws IOException {
         IoRegistration r = driver.register(channel);
-        open.add(channel);
+        channel.nextOpen = firstOpen;
+        if (firstOpen != null) {
+            firstOpen.prevOpen = channel;
+        }
+        firstOpen = channel;
+        channel.linked = true;
         return r;
     }
 
     void released(IoUringChannel channel) {
-        open.remove(channel);
+        if (!channel.linked) {
+            return; // never registered
+        }
+        channel.linked = false;
+        if (channel.prevOpen != null) {
+            channel.prevOpen.nextOpen = channel.nextOpen;
+        } else {
+            firstOpen = channel.nextOpen;
+        }
+        if (channel.nextOpen != null) {
+            channel.nextOpen.prevOpen = channel.prevOpen;
+        }
+        channel.prevOpen = null;
+        channel.nextOpen = null;
     }
 
     /** A watch let go of its descriptor. */
@@ -164,6 +195,41 @@ final class IoUringNetIo implements NetIo {
         return b != null ? b.clear() : ByteBuffer.allocateDirect(IoUringSocket.SEND_BUFFER);
     }
 
+    /** A receive buffer of the smallest size, reused if one is spare. */
+    ByteBuffer takeReceiveBuffer() {
+        ByteBuffer b = spareReceiveBuffers.poll();
+        return b != null ? b.clear() : ByteBuffer.allocateDirect(IoUringSocket.MIN_RECV);
+    }
+
+    /** A receive buffer no operation uses any more; kept if it is of the smallest size. */
+    void giveBackReceiveBuffer(ByteBuffer b) {
+        if (b.capacity() == IoUringSocket.MIN_RECV && spareReceiveBuffers.size() < SPARE_RECEIVE_BUFFERS) {
+            spareReceiveBuffers.add(b);
+        }
+    }
+
+    /** The number of the last idle sweep. */
+    int sweeps() {
+        return sweeps;
+    }
+
+    /**
+     * Looks for sockets that received nothing for a while and lets them give their receive
+     * buffers back (see {@link IoUringSocket}); the driver calls it about once a second.
+     *
+     * @return how many sockets started to
+     */
+    int sweepIdle() {
+        sweeps++;
+        int n = 0;
+        for (IoUringChannel c = firstOpen; c != null; c = c.nextOpen) {
+            if (c.sweepIdle(sweeps)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     void giveBackSendBuffer(ByteBuffer b) {
         if (spareSendBuffers.size() < SPARE_SEND_BUFFERS) {
             spareSendBuffers.add(b);
@@ -177,6 +243,11 @@ final class IoUringNetIo implements NetIo {
      * @return whether readiness waits to be reported again, so the poll must not block
      */
     boolean beforePoll() {
+        long now = System.nanoTime(); // once per poll: only to pace the sweep, never a deadline
+        if (automaticSweeps && now - nextSweep >= 0) {
+            nextSweep = now + SWEEP_INTERVAL_NANOS;
+            sweepIdle();
+        }
         IoUringChannel c;
         while ((c = submits.poll()) != null) {
             c.submitPending();
@@ -217,17 +288,26 @@ final class IoUringNetIo implements NetIo {
         while ((c = submits.poll()) != null) {
             c.cancelForShutdown();
         }
-        for (IoUringChannel o : new ArrayList<>(open)) {
+        for (IoUringChannel o : openHandles()) {
             o.cancelForShutdown();
         }
     }
 
     /** The ring is closed: descriptors whose operations never completed are closed now. */
     void closeAll() {
-        for (IoUringChannel c : new ArrayList<>(open)) {
+        for (IoUringChannel c : openHandles()) {
             c.release();
         }
         runReleasedWaiters();
+    }
+
+    /** A copy of the open handles, for passes that release them as they go. */
+    private List<IoUringChannel> openHandles() {
+        List<IoUringChannel> all = new ArrayList<>();
+        for (IoUringChannel c = firstOpen; c != null; c = c.nextOpen) {
+            all.add(c);
+        }
+        return all;
     }
 
     private int runReleasedWaiters() {

@@ -19,8 +19,17 @@ import java.nio.channels.ClosedChannelException;
  * <p><b>Reads.</b> While reading is asked for, one receive is in flight into the socket's own
  * buffer; its completion is reported as {@link IoReady#READ}, and {@link #read} hands out what it
  * holds, re-arming the receive once it is empty. The buffer adapts like a receive allocator: it
- * starts small, so an idle connection holds little, doubles when a receive fills it and halves
- * after receives that leave most of it unused.
+ * starts small, doubles when a receive fills it and halves after receives that leave most of it
+ * unused.
+ *
+ * <p><b>Idle sockets hold no buffer.</b> A receive in flight pins its buffer for as long as the
+ * peer says nothing, which for thousands of idle connections is most of their memory (Netty's
+ * provided-buffer rings, which would let the kernel pick a buffer only when bytes arrive, are
+ * private to its channels). So a socket starts reading with a buffer-less poll operation; when
+ * that reports bytes it takes a buffer, receives once directly (one system call per idle-to-busy
+ * change, not per message) and from then on keeps a receive in flight. A socket that received
+ * nothing for a whole sweep interval of the driver ({@link IoUringNetIo#sweepIdle}) cancels its
+ * receive, gives the buffer back to the loop's spares and polls again.
  *
  * <p><b>Writes.</b> {@link #write} copies into the socket's send buffer and says how much it took,
  * as a kernel's send buffer would; the driver queues one send per socket per iteration for
@@ -30,6 +39,8 @@ import java.nio.channels.ClosedChannelException;
  */
 final class IoUringSocket extends IoUringChannel implements IoSocket {
     static final int MIN_RECV = 2 * 1024;
+    /** A socket idle for this many sweeps (one to two intervals) gives its receive buffer back. */
+    static final int IDLE_SWEEPS = 2;
     static final int MAX_RECV = 64 * 1024;
     static final int SEND_BUFFER = 64 * 1024;
 
@@ -54,6 +65,13 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private IoUringIoOps recvPollFirstOps;
     private boolean socketHasMore;
     private long recvId;
+    /** Reading without a buffer: a poll waits for bytes (see the class comment). */
+    private boolean pollMode = true;
+    private long readPollId;
+    private boolean readPollCancelled;
+    /** The receive in flight is being cancelled so that the buffer can go back. */
+    private boolean dropping;
+    private int lastReceiveSweep;
     private int readPos;
     private int readEnd;
     private int smallReceives;
@@ -151,7 +169,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     private boolean wantsReceive() {
-        return recvId == 0 && readInterest && connected && readPos == readEnd && !eof && failure == null;
+        return recvId == 0 && readPollId == 0 && readInterest && connected && readPos == readEnd && !eof && failure == null;
     }
 
     private void armReceive() {
@@ -167,24 +185,84 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             connectPoll = submit(Ops.poll(fd, Ops.POLLOUT));
         }
         if (wantsReceive()) {
-            if (recv == null) {
-                resize(MIN_RECV);
+            if (pollMode) {
+                readPollId = submit(Ops.readPoll(fd));
+            } else {
+                if (recv == null) {
+                    useBuffer(net.takeReceiveBuffer());
+                }
+                recvId = submit(socketHasMore ? recvOps : recvPollFirstOps);
             }
-            recvId = submit(socketHasMore ? recvOps : recvPollFirstOps);
+        }
+        if (dropping && recvId != 0 && !recvCancelled) {
+            recvCancelled = true;
+            submit(Ops.cancel(recvId));
         }
         flush();
     }
 
     private void resize(int size) {
-        recv = ByteBuffer.allocateDirect(size);
-        recvAddress = Buffer.memoryAddress(recv);
-        recvOps = Ops.recv(fd, recvAddress, size, false);
-        recvPollFirstOps = Ops.recv(fd, recvAddress, size, true);
+        if (recv != null) {
+            net.giveBackReceiveBuffer(recv);
+        }
+        useBuffer(size == MIN_RECV ? net.takeReceiveBuffer() : ByteBuffer.allocateDirect(size));
+    }
+
+    private void useBuffer(ByteBuffer b) {
+        recv = b;
+        recvAddress = Buffer.memoryAddress(b);
+        recvOps = Ops.recv(fd, recvAddress, b.capacity(), false);
+        recvPollFirstOps = Ops.recv(fd, recvAddress, b.capacity(), true);
+    }
+
+    private void releaseReceiveBuffer() {
+        if (recv != null) {
+            net.giveBackReceiveBuffer(recv);
+            recv = null;
+            recvAddress = 0;
+            recvOps = null;
+            recvPollFirstOps = null;
+        }
+    }
+
+    /**
+     * The driver's periodic sweep: a socket that received nothing since {@link #IDLE_SWEEPS}
+     * sweeps ago and holds no unread bytes goes back to polling, giving its buffer back (after
+     * cancelling the receive in flight, if any). Returns whether it started to.
+     */
+    @Override
+    boolean sweepIdle(int sweep) {
+        if (pollMode || dropping || isClosing() || readPos < readEnd || sweep - lastReceiveSweep < IDLE_SWEEPS) {
+            return false;
+        }
+        if (recvId != 0) {
+            dropping = true; // the buffer goes back when the cancelled receive completes
+            requestSubmit();
+        } else {
+            toPollMode();
+        }
+        return true;
+    }
+
+    private void toPollMode() {
+        dropping = false;
+        releaseReceiveBuffer();
+        resizeAfterRead = 0;
+        smallReceives = 0;
+        pollMode = true;
+        armReceive();
+    }
+
+    /** Whether the socket holds a receive buffer now (for tests). */
+    boolean holdsReceiveBuffer() {
+        return recv != null;
     }
 
     @Override
     void completed(long op, int res, int flags) {
-        if (op == Ops.RECV) {
+        if (op == Ops.READ_POLL) {
+            readPolled(res);
+        } else if (op == Ops.RECV) {
             // The kernel says whether bytes are still queued: if so, the next receive tries at
             // once; if not, it arms its poll first and skips an attempt that would find nothing.
             socketHasMore = (flags & Ops.IORING_CQE_F_SOCK_NONEMPTY) != 0;
@@ -203,9 +281,19 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private void received(int res) {
         recvId = 0;
         recvCancelled = false;
-        if (isClosing() || res == -Ops.ECANCELED) {
+        if (isClosing()) {
             return;
         }
+        if (dropping) {
+            if (res == -Ops.ECANCELED) {
+                toPollMode();
+                return;
+            }
+            dropping = false; // bytes (or the end) came first: the socket is not idle after all
+        } else if (res == -Ops.ECANCELED) {
+            return;
+        }
+        lastReceiveSweep = net.sweeps();
         if (res > 0) {
             readPos = 0;
             readEnd = res;
@@ -214,6 +302,51 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             eof = true;
         } else {
             fail("recv", res);
+        }
+        if (readInterest) {
+            report(IoReady.READ);
+        }
+    }
+
+    /**
+     * The buffer-less poll reported bytes (or the end, or an error): take a buffer and receive
+     * once directly, then keep receives in flight as a busy socket does.
+     */
+    private void readPolled(int res) {
+        readPollId = 0;
+        readPollCancelled = false;
+        if (isClosing() || res == -Ops.ECANCELED) {
+            return;
+        }
+        if (res < 0) { // the kernel cannot poll this socket: say so rather than poll it again
+            fail("poll", res);
+            if (readInterest) {
+                report(IoReady.READ);
+            }
+            return;
+        }
+        pollMode = false;
+        lastReceiveSweep = net.sweeps();
+        useBuffer(net.takeReceiveBuffer());
+        int n;
+        try {
+            n = socket.recvAddress(recvAddress, 0, recv.capacity());
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = e;
+            }
+            n = 0;
+        }
+        if (n > 0) {
+            readPos = 0;
+            readEnd = n;
+            socketHasMore = n == recv.capacity();
+            adapt(n);
+        } else if (n < 0) {
+            eof = true;
+        } else if (failure == null) {
+            toPollMode(); // woken for nothing: poll again
+            return;
         }
         if (readInterest) {
             report(IoReady.READ);
@@ -409,6 +542,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     void cancelInFlight() {
+        if (readPollId != 0 && !readPollCancelled) {
+            readPollCancelled = true;
+            submit(Ops.cancel(readPollId));
+        }
         if (recvId != 0 && !recvCancelled) {
             recvCancelled = true;
             submit(Ops.cancel(recvId));
@@ -443,9 +580,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     @Override
     void freeBuffers() {
         giveBackSendBuffer();
-        recv = null;
-        recvOps = null;
-        recvPollFirstOps = null;
+        releaseReceiveBuffer();
     }
 
     @Override

@@ -20,6 +20,8 @@ final class Ops {
     static final long SEND = 2;
     static final long POLL = 3;
     static final long CANCEL = 4;
+    /** A socket's buffer-less wait for bytes to read. */
+    static final long READ_POLL = 5;
 
     /** {@code ioprio} flag of send and receive: wait for readiness before the first attempt. */
     static final short IORING_RECVSEND_POLL_FIRST = 1;
@@ -58,6 +60,12 @@ final class Ops {
 
     static IoUringIoOps poll(int fd, int mask) {
         return new IoUringIoOps(OP_POLL_ADD, (byte) 0, (short) 0, fd, 0L, 0L, 0, mask, POLL,
+                (short) 0, (short) 0, 0, 0L);
+    }
+
+    /** A one-shot poll for bytes to read, tagged {@link #READ_POLL}. */
+    static IoUringIoOps readPoll(int fd) {
+        return new IoUringIoOps(OP_POLL_ADD, (byte) 0, (short) 0, fd, 0L, 0L, 0, POLLIN, READ_POLL,
                 (short) 0, (short) 0, 0, 0L);
     }
 
