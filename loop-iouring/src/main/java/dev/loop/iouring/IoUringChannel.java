@@ -1,11 +1,7 @@
 package dev.loop.iouring;
 
 import dev.loop.spi.IoReady;
-import io.netty.channel.IoEvent;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.unix.Socket;
-import io.netty.channel.uring.IoUringIoEvent;
-import io.netty.channel.uring.IoUringIoHandle;
 import java.io.IOException;
 
 /**
@@ -19,20 +15,18 @@ import java.io.IOException;
  * completion (the cancellations' own included) has arrived; if the loop closes first, the driver
  * closes what is left (readiness backends close at once: they have nothing in flight).
  */
-abstract class IoUringChannel implements IoUringIoHandle {
+abstract class IoUringChannel {
     private static final System.Logger LOG = System.getLogger("dev.loop.iouring");
     final IoUringNetIo net;
     final Socket socket;
     final int fd;
     IoReady ready;
-    private IoRegistration registration;
+    /** The shared registration this handle's operations go through, and its slot there; null until the first. */
+    Slab slab;
+    int slot;
     private int inFlight;
     private boolean closing;
     private boolean released;
-    /** Links of the backend's list of open handles ({@link IoUringNetIo#register}). */
-    IoUringChannel prevOpen;
-    IoUringChannel nextOpen;
-    boolean linked;
     /** Queued in the driver's list of handles to report again after the next poll. */
     boolean levelQueued;
     private boolean submitQueued;
@@ -59,19 +53,34 @@ abstract class IoUringChannel implements IoUringIoHandle {
      * the polling thread may enter.
      */
     final long submit(io.netty.channel.uring.IoUringIoOps ops) {
+        if (slab == null) {
+            return 0; // not registered: the ring is shutting down (see data)
+        }
         try {
-            if (registration == null) {
-                registration = net.register(this);
-            }
-            long id = registration.submit(ops);
+            long id = slab.registration.submit(ops);
             if (id == -1) { // Netty's INVALID_ID: the registration was cancelled (the loop is closing)
                 return 0;
             }
             inFlight++;
             return id;
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return 0; // the ring is shutting down: nothing more is armed, the close releases us
         }
+    }
+
+    /**
+     * The {@code data} of an operation of this handle tagged {@code tag} (an {@link Ops} tag): the
+     * handle's slot in its shared registration, taken at its first operation, and the tag.
+     */
+    final short data(int tag) {
+        if (slab == null) {
+            try {
+                net.register(this);
+            } catch (IOException | RuntimeException e) {
+                return (short) tag; // the ring is shutting down; submit() will not submit
+            }
+        }
+        return (short) (slot << Slab.TAG_BITS | tag);
     }
 
     /** Asks the driver for a {@link #submitPending()} call before its next poll. */
@@ -104,12 +113,11 @@ abstract class IoUringChannel implements IoUringIoHandle {
     /** Submits the operations this handle wants now; not called once it is closing. */
     abstract void submitRequested();
 
-    @Override
-    public final void handle(IoRegistration r, IoEvent event) {
-        IoUringIoEvent e = (IoUringIoEvent) event;
+    /** One of this handle's operations, tagged {@code tag}, completed; from its {@link Slab}. */
+    final void completion(int tag, int res, int flags) {
         inFlight--;
-        if (e.userData() != Ops.CANCEL) {
-            completed(e.userData(), e.res(), e.flags());
+        if (tag != Ops.CANCEL) {
+            completed(tag, res, flags);
         }
         if (closing && inFlight == 0 && !submitQueued) {
             release();
@@ -120,7 +128,7 @@ abstract class IoUringChannel implements IoUringIoHandle {
      * One of this handle's operations completed with {@code res} (a count, or a negated errno);
      * {@code flags} are the completion's ({@code IORING_CQE_F_*}).
      */
-    abstract void completed(long op, int res, int flags);
+    abstract void completed(int op, int res, int flags);
 
     /**
      * Starts closing: at the next pre-poll pass, what is in flight is cancelled (or, for bytes
@@ -173,13 +181,6 @@ abstract class IoUringChannel implements IoUringIoHandle {
             return;
         }
         released = true;
-        if (registration != null) {
-            try {
-                registration.cancel();
-            } catch (RuntimeException ignored) {
-                // The ring is already gone (the loop closed): there is nothing left to unregister.
-            }
-        }
         closeDescriptor();
         freeBuffers();
         net.released(this);
@@ -256,7 +257,6 @@ abstract class IoUringChannel implements IoUringIoHandle {
     abstract int levelReady();
 
     /** Closes the handle: see {@link #closeWhenIdle()}. */
-    @Override
     public void close() {
         closeWhenIdle();
     }

@@ -62,10 +62,12 @@ final class IoUringNetIo implements NetIo {
     /** What waits for a descriptor that closed during this poll ({@code IoHandle.whenReleased}). */
     private final ArrayDeque<Runnable> releasedWaiters = new ArrayDeque<>();
     /**
-     * The registered handles not yet released, linked through the handles themselves: a set would
-     * cost each of thousands of idle sockets a node of its own.
+     * The shared registrations ({@link Slab}); their occupied slots are the registered handles
+     * not yet released, so no other list of them is kept.
      */
-    private IoUringChannel firstOpen;
+    private final List<Slab> slabs = new ArrayList<>();
+    /** The slab new handles go to while it has room. */
+    private Slab current;
     /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
     private final Set<Integer> watchedFds = new HashSet<>();
     private final CopyBuffer copy = new CopyBuffer(COPY_BUFFER_SIZE);
@@ -96,33 +98,35 @@ final class IoUringNetIo implements NetIo {
         this.driver = driver;
     }
 
-    /** Registers {@code channel} with the ring at its first operation; from then on it is tracked. */
-    IoRegistration register(IoUringChannel channel) throws IOException {
-        IoRegistration r = driver.register(channel);
-        channel.nextOpen = firstOpen;
-        if (firstOpen != null) {
-            firstOpen.prevOpen = channel;
+    /**
+     * Gives {@code channel} a slot in a shared registration at its first operation; from then on
+     * it is tracked until released.
+     */
+    void register(IoUringChannel channel) throws IOException {
+        if (current == null || !current.hasRoom()) {
+            current = null;
+            for (Slab s : slabs) {
+                if (s.hasRoom()) {
+                    current = s;
+                    break;
+                }
+            }
+            if (current == null) {
+                Slab s = new Slab();
+                s.registration = driver.register(s);
+                slabs.add(s);
+                current = s;
+            }
         }
-        firstOpen = channel;
-        channel.linked = true;
-        return r;
+        channel.slot = current.take(channel);
+        channel.slab = current;
     }
 
     void released(IoUringChannel channel) {
-        if (!channel.linked) {
-            return; // never registered
+        if (channel.slab != null) {
+            channel.slab.free(channel.slot);
+            channel.slab = null;
         }
-        channel.linked = false;
-        if (channel.prevOpen != null) {
-            channel.prevOpen.nextOpen = channel.nextOpen;
-        } else {
-            firstOpen = channel.nextOpen;
-        }
-        if (channel.nextOpen != null) {
-            channel.nextOpen.prevOpen = channel.prevOpen;
-        }
-        channel.prevOpen = null;
-        channel.nextOpen = null;
     }
 
     /** A watch let go of its descriptor. */
@@ -222,9 +226,12 @@ final class IoUringNetIo implements NetIo {
     int sweepIdle() {
         sweeps++;
         int n = 0;
-        for (IoUringChannel c = firstOpen; c != null; c = c.nextOpen) {
-            if (c.sweepIdle(sweeps)) {
-                n++;
+        for (Slab slab : slabs) {
+            for (int i = 0, used = slab.used(); i < used; i++) {
+                IoUringChannel c = slab.at(i);
+                if (c != null && c.sweepIdle(sweeps)) {
+                    n++;
+                }
             }
         }
         return n;
@@ -304,8 +311,13 @@ final class IoUringNetIo implements NetIo {
     /** A copy of the open handles, for passes that release them as they go. */
     private List<IoUringChannel> openHandles() {
         List<IoUringChannel> all = new ArrayList<>();
-        for (IoUringChannel c = firstOpen; c != null; c = c.nextOpen) {
-            all.add(c);
+        for (Slab slab : slabs) {
+            for (int i = 0, used = slab.used(); i < used; i++) {
+                IoUringChannel c = slab.at(i);
+                if (c != null) {
+                    all.add(c);
+                }
+            }
         }
         return all;
     }

@@ -51,16 +51,16 @@ abstract class IoUringPolled extends IoUringChannel {
         if (pollId == 0) {
             if (mask != 0) {
                 pollMask = mask;
-                pollId = submit(Ops.poll(fd, mask));
+                pollId = submit(Ops.poll(fd, mask, data(Ops.POLL)));
             }
         } else if (pollMask != mask && !cancelled) {
             cancelled = true; // re-armed with the new mask when the cancelled poll completes
-            submit(Ops.cancel(pollId));
+            submit(Ops.cancel(pollId, data(Ops.CANCEL)));
         }
     }
 
     @Override
-    final void completed(long op, int res, int flags) {
+    final void completed(int op, int res, int flags) {
         pollId = 0;
         cancelled = false;
         if (isClosing()) {
@@ -95,7 +95,7 @@ abstract class IoUringPolled extends IoUringChannel {
     final void cancelInFlight() {
         if (pollId != 0 && !cancelled) {
             cancelled = true;
-            submit(Ops.cancel(pollId));
+            submit(Ops.cancel(pollId, data(Ops.CANCEL)));
         }
     }
 }

@@ -68,12 +68,12 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
     @Override
     void submitRequested() {
         if (pollId == 0 && readInterest && !pending) {
-            pollId = submit(Ops.poll(fd, Ops.POLLIN));
+            pollId = submit(Ops.poll(fd, Ops.POLLIN, data(Ops.POLL)));
         }
     }
 
     @Override
-    void completed(long op, int res, int flags) {
+    void completed(int op, int res, int flags) {
         pollId = 0;
         if (res == -Ops.ECANCELED || isClosing()) {
             return;
@@ -123,7 +123,7 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
     void cancelInFlight() {
         if (pollId != 0 && !cancelled) {
             cancelled = true;
-            submit(Ops.cancel(pollId));
+            submit(Ops.cancel(pollId, data(Ops.CANCEL)));
         }
     }
 

@@ -182,11 +182,11 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     void submitRequested() {
         if (wantConnectPoll && connectPoll == 0) {
             wantConnectPoll = false;
-            connectPoll = submit(Ops.poll(fd, Ops.POLLOUT));
+            connectPoll = submit(Ops.poll(fd, Ops.POLLOUT, data(Ops.POLL)));
         }
         if (wantsReceive()) {
             if (pollMode) {
-                readPollId = submit(Ops.readPoll(fd));
+                readPollId = submit(Ops.poll(fd, Ops.POLLIN, data(Ops.READ_POLL)));
             } else {
                 if (recv == null) {
                     useBuffer(net.takeReceiveBuffer());
@@ -196,7 +196,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         }
         if (dropping && recvId != 0 && !recvCancelled) {
             recvCancelled = true;
-            submit(Ops.cancel(recvId));
+            submit(Ops.cancel(recvId, data(Ops.CANCEL)));
         }
         flush();
     }
@@ -211,8 +211,8 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private void useBuffer(ByteBuffer b) {
         recv = b;
         recvAddress = Buffer.memoryAddress(b);
-        recvOps = Ops.recv(fd, recvAddress, b.capacity(), false);
-        recvPollFirstOps = Ops.recv(fd, recvAddress, b.capacity(), true);
+        recvOps = Ops.recv(fd, recvAddress, b.capacity(), false, data(Ops.RECV));
+        recvPollFirstOps = Ops.recv(fd, recvAddress, b.capacity(), true, data(Ops.RECV));
     }
 
     private void releaseReceiveBuffer() {
@@ -259,7 +259,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     @Override
-    void completed(long op, int res, int flags) {
+    void completed(int op, int res, int flags) {
         if (op == Ops.READ_POLL) {
             readPolled(res);
         } else if (op == Ops.RECV) {
@@ -473,7 +473,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             return;
         }
         sending = sendEnd;
-        sendId = submit(Ops.send(fd, sendAddress, sending));
+        sendId = submit(Ops.send(fd, sendAddress, sending, data(Ops.SEND)));
     }
 
     private void sent(int res) {
@@ -544,20 +544,20 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     void cancelInFlight() {
         if (readPollId != 0 && !readPollCancelled) {
             readPollCancelled = true;
-            submit(Ops.cancel(readPollId));
+            submit(Ops.cancel(readPollId, data(Ops.CANCEL)));
         }
         if (recvId != 0 && !recvCancelled) {
             recvCancelled = true;
-            submit(Ops.cancel(recvId));
+            submit(Ops.cancel(recvId, data(Ops.CANCEL)));
         }
         if (connectPoll != 0 && !pollCancelled) {
             pollCancelled = true;
-            submit(Ops.cancel(connectPoll));
+            submit(Ops.cancel(connectPoll, data(Ops.CANCEL)));
         }
         if (aborted || shuttingDown()) {
             if (sendId != 0 && !sendCancelled) {
                 sendCancelled = true;
-                submit(Ops.cancel(sendId));
+                submit(Ops.cancel(sendId, data(Ops.CANCEL)));
             }
         } else if (connected) {
             // Bytes already taken still leave, as they would from a kernel's send buffer.

@@ -15,13 +15,16 @@ final class Ops {
     static final byte OP_SEND = 26;
     static final byte OP_RECV = 27;
 
-    /** {@code data} tags. */
-    static final long RECV = 1;
-    static final long SEND = 2;
-    static final long POLL = 3;
-    static final long CANCEL = 4;
+    /**
+     * Tags of a handle's operations, in the low {@link Slab#TAG_BITS} bits of the {@code data} each
+     * carries (the handle's slot is above them, see {@link Slab}).
+     */
+    static final int RECV = 1;
+    static final int SEND = 2;
+    static final int POLL = 3;
+    static final int CANCEL = 4;
     /** A socket's buffer-less wait for bytes to read. */
-    static final long READ_POLL = 5;
+    static final int READ_POLL = 5;
 
     /** {@code ioprio} flag of send and receive: wait for readiness before the first attempt. */
     static final short IORING_RECVSEND_POLL_FIRST = 1;
@@ -47,31 +50,25 @@ final class Ops {
      * before trying: right after the kernel said the socket was drained, a first attempt would
      * almost always find nothing and cost a failed {@code recv} before the poll is armed anyway.
      */
-    static IoUringIoOps recv(int fd, long address, int length, boolean pollFirst) {
+    static IoUringIoOps recv(int fd, long address, int length, boolean pollFirst, short data) {
         return new IoUringIoOps(OP_RECV, (byte) 0, pollFirst ? IORING_RECVSEND_POLL_FIRST : 0, fd, 0L, address,
-                length, 0, RECV,
+                length, 0, data, (short) 0, (short) 0, 0, 0L);
+    }
+
+    static IoUringIoOps send(int fd, long address, int length, short data) {
+        return new IoUringIoOps(OP_SEND, (byte) 0, (short) 0, fd, 0L, address, length, MSG_NOSIGNAL, data,
                 (short) 0, (short) 0, 0, 0L);
     }
 
-    static IoUringIoOps send(int fd, long address, int length) {
-        return new IoUringIoOps(OP_SEND, (byte) 0, (short) 0, fd, 0L, address, length, MSG_NOSIGNAL, SEND,
-                (short) 0, (short) 0, 0, 0L);
-    }
-
-    static IoUringIoOps poll(int fd, int mask) {
-        return new IoUringIoOps(OP_POLL_ADD, (byte) 0, (short) 0, fd, 0L, 0L, 0, mask, POLL,
-                (short) 0, (short) 0, 0, 0L);
-    }
-
-    /** A one-shot poll for bytes to read, tagged {@link #READ_POLL}. */
-    static IoUringIoOps readPoll(int fd) {
-        return new IoUringIoOps(OP_POLL_ADD, (byte) 0, (short) 0, fd, 0L, 0L, 0, POLLIN, READ_POLL,
+    /** A one-shot poll for {@code mask}; {@code data} tagged {@link #POLL} or {@link #READ_POLL}. */
+    static IoUringIoOps poll(int fd, int mask, short data) {
+        return new IoUringIoOps(OP_POLL_ADD, (byte) 0, (short) 0, fd, 0L, 0L, 0, mask, data,
                 (short) 0, (short) 0, 0, 0L);
     }
 
     /** Cancels the operation whose submission returned {@code id}. */
-    static IoUringIoOps cancel(long id) {
-        return new IoUringIoOps(OP_ASYNC_CANCEL, (byte) 0, (short) 0, -1, 0L, id, 0, 0, CANCEL,
+    static IoUringIoOps cancel(long id, short data) {
+        return new IoUringIoOps(OP_ASYNC_CANCEL, (byte) 0, (short) 0, -1, 0L, id, 0, 0, data,
                 (short) 0, (short) 0, 0, 0L);
     }
 }
