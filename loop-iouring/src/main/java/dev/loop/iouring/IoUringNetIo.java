@@ -53,7 +53,7 @@ final class IoUringNetIo implements NetIo {
     private final IoUringDriver driver;
     private final ArrayDeque<IoUringChannel> submits = new ArrayDeque<>();
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
-    private final ArrayDeque<ByteBuffer> spareSendBuffers = new ArrayDeque<>();
+    private final ArrayDeque<Outbound> spareSendBuffers = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> spareReceiveBuffers = new ArrayDeque<>();
     private int sweeps;
     /** Tests call {@link #sweepIdle} themselves instead. */
@@ -194,9 +194,9 @@ final class IoUringNetIo implements NetIo {
         releasedWaiters.add(waiter);
     }
 
-    ByteBuffer takeSendBuffer() {
-        ByteBuffer b = spareSendBuffers.poll();
-        return b != null ? b.clear() : ByteBuffer.allocateDirect(IoUringSocket.SEND_BUFFER);
+    Outbound takeSendBuffer() {
+        Outbound b = spareSendBuffers.poll();
+        return b != null ? b.reset() : new Outbound();
     }
 
     /** A receive buffer of the smallest size, reused if one is spare. */
@@ -237,7 +237,7 @@ final class IoUringNetIo implements NetIo {
         return n;
     }
 
-    void giveBackSendBuffer(ByteBuffer b) {
+    void giveBackSendBuffer(Outbound b) {
         if (spareSendBuffers.size() < SPARE_SEND_BUFFERS) {
             spareSendBuffers.add(b);
         }

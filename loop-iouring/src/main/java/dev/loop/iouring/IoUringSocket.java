@@ -2,10 +2,8 @@ package dev.loop.iouring;
 
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
-import io.netty.channel.unix.Buffer;
 import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
-import io.netty.channel.uring.IoUringIoOps;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketOption;
@@ -29,28 +27,25 @@ import java.nio.channels.ClosedChannelException;
  * that reports bytes it takes a buffer, receives once directly (one system call per idle-to-busy
  * change, not per message) and from then on keeps a receive in flight. A socket that received
  * nothing for a whole sweep interval of the driver ({@link IoUringNetIo#sweepIdle}) cancels its
- * receive, gives the buffer back to the loop's spares and polls again.
+ * receive, gives the buffer back to the loop's spares and polls again. What only a receiving
+ * socket needs is one object ({@link Inbound}), not fields of every socket.
  *
  * <p><b>Writes.</b> {@link #write} copies into the socket's send buffer and says how much it took,
  * as a kernel's send buffer would; the driver queues one send per socket per iteration for
- * everything written, just before its {@code io_uring_enter}. The send buffer is held only while
- * it holds bytes. {@link #close()} lets taken bytes leave before the descriptor closes (a kernel
+ * everything written, just before its {@code io_uring_enter}. The send buffer ({@link Outbound})
+ * is held only while it holds bytes. {@link #close()} lets taken bytes leave before the descriptor closes (a kernel
  * send buffer would too); {@link #abort()} drops them and resets.
  */
 final class IoUringSocket extends IoUringChannel implements IoSocket {
     static final int MIN_RECV = 2 * 1024;
+    static final int MAX_RECV = 64 * 1024;
+    static final int SEND_BUFFER = Outbound.SIZE;
     /** A socket idle for this many sweeps (one to two intervals) gives its receive buffer back. */
     static final int IDLE_SWEEPS = 2;
-    static final int MAX_RECV = 64 * 1024;
-    static final int SEND_BUFFER = 64 * 1024;
 
     private boolean connected;
-    private long connectPoll;
     private boolean wantConnectPoll;
     private boolean aborted;
-    private boolean recvCancelled;
-    private boolean sendCancelled;
-    private boolean pollCancelled;
     private boolean readInterest;
     private boolean writeInterest;
     /** Unix domain: both names are known to the opener, and Netty reads a socket's name only as IP. */
@@ -58,32 +53,19 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private SocketAddress local;
     private final SocketAddress remote;
 
-    // Receive side: [readPos, readEnd) of recv holds bytes not yet handed out.
-    private ByteBuffer recv;
-    private long recvAddress;
-    private IoUringIoOps recvOps;
-    private IoUringIoOps recvPollFirstOps;
-    private boolean socketHasMore;
-    private long recvId;
-    /** Reading without a buffer: a poll waits for bytes (see the class comment). */
-    private boolean pollMode = true;
-    private long readPollId;
-    private boolean readPollCancelled;
-    /** The receive in flight is being cancelled so that the buffer can go back. */
-    private boolean dropping;
-    private int lastReceiveSweep;
-    private int readPos;
-    private int readEnd;
-    private int smallReceives;
+    /**
+     * The poll in flight, or 0: for the outcome of a connect while connecting ({@link Ops#POLL}),
+     * for bytes while reading without a buffer afterwards ({@link Ops#READ_POLL}); never both.
+     */
+    private long pollId;
+    private boolean pollCancelled;
+    /** Receiving: the buffer and its receive; null while reading without a buffer (polling). */
+    private Inbound in;
     private boolean eof;
     private IOException failure;
 
-    // Send side: [0, sendEnd) of send is taken and not yet sent; [0, sending) is in flight.
-    private ByteBuffer send;
-    private long sendAddress;
-    private long sendId;
-    private int sending;
-    private int sendEnd;
+    /** Sending: the send buffer and its send; null while nothing waits to leave. */
+    private Outbound out;
     private boolean shutdownPending;
     private boolean outputShut;
 
@@ -145,13 +127,13 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             return;
         }
         if (read) {
-            if (readPos < readEnd || eof || failure != null) {
+            if (unread() > 0 || eof || failure != null) {
                 reportAgain();
             } else {
                 armReceive();
             }
         }
-        if (write && connected && sendEnd < SEND_BUFFER) {
+        if (write && connected && taken() < SEND_BUFFER) {
             reportAgain();
         }
     }
@@ -159,17 +141,27 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     @Override
     int levelReady() {
         int ops = 0;
-        if (readInterest && (readPos < readEnd || eof || failure != null)) {
+        if (readInterest && (unread() > 0 || eof || failure != null)) {
             ops |= IoReady.READ;
         }
-        if (writeInterest && connected && (sendEnd < SEND_BUFFER || failure != null)) {
+        if (writeInterest && connected && (taken() < SEND_BUFFER || failure != null)) {
             ops |= IoReady.WRITE;
         }
         return ops;
     }
 
+    private int unread() {
+        return in == null ? 0 : in.unread();
+    }
+
+    /** Bytes taken by {@link #write} and not yet sent. */
+    private int taken() {
+        return out == null ? 0 : out.end;
+    }
+
     private boolean wantsReceive() {
-        return recvId == 0 && readPollId == 0 && readInterest && connected && readPos == readEnd && !eof && failure == null;
+        return pollId == 0 && (in == null || in.id == 0 && in.unread() == 0) && readInterest && connected
+                && !eof && failure == null;
     }
 
     private void armReceive() {
@@ -180,48 +172,39 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     void submitRequested() {
-        if (wantConnectPoll && connectPoll == 0) {
+        if (wantConnectPoll && pollId == 0) {
             wantConnectPoll = false;
-            connectPoll = submit(Ops.poll(fd, Ops.POLLOUT, data(Ops.POLL)));
+            pollId = submit(Ops.poll(fd, Ops.POLLOUT, data(Ops.POLL)));
         }
         if (wantsReceive()) {
-            if (pollMode) {
-                readPollId = submit(Ops.poll(fd, Ops.POLLIN, data(Ops.READ_POLL)));
+            if (in == null) {
+                pollId = submit(Ops.poll(fd, Ops.POLLIN, data(Ops.READ_POLL)));
             } else {
-                if (recv == null) {
-                    useBuffer(net.takeReceiveBuffer());
-                }
-                recvId = submit(socketHasMore ? recvOps : recvPollFirstOps);
+                in.id = submit(in.socketHasMore ? in.recv : in.recvPollFirst);
             }
         }
-        if (dropping && recvId != 0 && !recvCancelled) {
-            recvCancelled = true;
-            submit(Ops.cancel(recvId, data(Ops.CANCEL)));
+        if (in != null && in.dropping && in.id != 0 && !in.cancelled) {
+            in.cancelled = true;
+            submit(Ops.cancel(in.id, data(Ops.CANCEL)));
         }
         flush();
     }
 
-    private void resize(int size) {
-        if (recv != null) {
-            net.giveBackReceiveBuffer(recv);
+    /** Starts receiving into {@code buffer}, keeping what the last buffer had learned. */
+    private void receiveInto(ByteBuffer buffer) {
+        Inbound last = in;
+        in = new Inbound(buffer, fd, data(Ops.RECV));
+        if (last != null) {
+            in.socketHasMore = last.socketHasMore;
+            in.lastReceiveSweep = last.lastReceiveSweep;
+            net.giveBackReceiveBuffer(last.buffer);
         }
-        useBuffer(size == MIN_RECV ? net.takeReceiveBuffer() : ByteBuffer.allocateDirect(size));
-    }
-
-    private void useBuffer(ByteBuffer b) {
-        recv = b;
-        recvAddress = Buffer.memoryAddress(b);
-        recvOps = Ops.recv(fd, recvAddress, b.capacity(), false, data(Ops.RECV));
-        recvPollFirstOps = Ops.recv(fd, recvAddress, b.capacity(), true, data(Ops.RECV));
     }
 
     private void releaseReceiveBuffer() {
-        if (recv != null) {
-            net.giveBackReceiveBuffer(recv);
-            recv = null;
-            recvAddress = 0;
-            recvOps = null;
-            recvPollFirstOps = null;
+        if (in != null) {
+            net.giveBackReceiveBuffer(in.buffer);
+            in = null;
         }
     }
 
@@ -232,11 +215,11 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
      */
     @Override
     boolean sweepIdle(int sweep) {
-        if (pollMode || dropping || isClosing() || readPos < readEnd || sweep - lastReceiveSweep < IDLE_SWEEPS) {
+        if (in == null || in.dropping || isClosing() || in.unread() > 0 || sweep - in.lastReceiveSweep < IDLE_SWEEPS) {
             return false;
         }
-        if (recvId != 0) {
-            dropping = true; // the buffer goes back when the cancelled receive completes
+        if (in.id != 0) {
+            in.dropping = true; // the buffer goes back when the cancelled receive completes
             requestSubmit();
         } else {
             toPollMode();
@@ -245,32 +228,29 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     private void toPollMode() {
-        dropping = false;
         releaseReceiveBuffer();
-        resizeAfterRead = 0;
-        smallReceives = 0;
-        pollMode = true;
         armReceive();
     }
 
     /** Whether the socket holds a receive buffer now (for tests). */
     boolean holdsReceiveBuffer() {
-        return recv != null;
+        return in != null;
     }
 
     @Override
     void completed(int op, int res, int flags) {
-        if (op == Ops.READ_POLL) {
-            readPolled(res);
-        } else if (op == Ops.RECV) {
+        if (op == Ops.RECV) {
             // The kernel says whether bytes are still queued: if so, the next receive tries at
             // once; if not, it arms its poll first and skips an attempt that would find nothing.
-            socketHasMore = (flags & Ops.IORING_CQE_F_SOCK_NONEMPTY) != 0;
-            received(res);
+            received(res, (flags & Ops.IORING_CQE_F_SOCK_NONEMPTY) != 0);
         } else if (op == Ops.SEND) {
             sent(res);
+        } else if (op == Ops.READ_POLL) {
+            pollId = 0;
+            pollCancelled = false;
+            readPolled(res);
         } else if (op == Ops.POLL) {
-            connectPoll = 0;
+            pollId = 0;
             pollCancelled = false;
             if (res != -Ops.ECANCELED && !isClosing()) {
                 report(IoReady.WRITE); // the connect's outcome is known: finishConnect() says which
@@ -278,26 +258,28 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         }
     }
 
-    private void received(int res) {
-        recvId = 0;
-        recvCancelled = false;
+    private void received(int res, boolean socketHasMore) {
+        Inbound b = in;
+        b.id = 0;
+        b.cancelled = false;
+        b.socketHasMore = socketHasMore;
         if (isClosing()) {
             return;
         }
-        if (dropping) {
+        if (b.dropping) {
             if (res == -Ops.ECANCELED) {
                 toPollMode();
                 return;
             }
-            dropping = false; // bytes (or the end) came first: the socket is not idle after all
+            b.dropping = false; // bytes (or the end) came first: the socket is not idle after all
         } else if (res == -Ops.ECANCELED) {
             return;
         }
-        lastReceiveSweep = net.sweeps();
+        b.lastReceiveSweep = net.sweeps();
         if (res > 0) {
-            readPos = 0;
-            readEnd = res;
-            adapt(res);
+            b.pos = 0;
+            b.end = res;
+            b.adapt(res);
         } else if (res == 0) {
             eof = true;
         } else {
@@ -313,8 +295,6 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
      * once directly, then keep receives in flight as a busy socket does.
      */
     private void readPolled(int res) {
-        readPollId = 0;
-        readPollCancelled = false;
         if (isClosing() || res == -Ops.ECANCELED) {
             return;
         }
@@ -325,12 +305,12 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             }
             return;
         }
-        pollMode = false;
-        lastReceiveSweep = net.sweeps();
-        useBuffer(net.takeReceiveBuffer());
+        receiveInto(net.takeReceiveBuffer());
+        Inbound b = in;
+        b.lastReceiveSweep = net.sweeps();
         int n;
         try {
-            n = socket.recvAddress(recvAddress, 0, recv.capacity());
+            n = socket.recv(b.buffer, 0, b.buffer.capacity());
         } catch (IOException e) {
             if (failure == null) {
                 failure = e;
@@ -338,10 +318,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             n = 0;
         }
         if (n > 0) {
-            readPos = 0;
-            readEnd = n;
-            socketHasMore = n == recv.capacity();
-            adapt(n);
+            b.pos = 0;
+            b.end = n;
+            b.socketHasMore = n == b.buffer.capacity();
+            b.adapt(n);
         } else if (n < 0) {
             eof = true;
         } else if (failure == null) {
@@ -353,25 +333,6 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         }
     }
 
-    /** Grows on a full receive; shrinks after several that used under a quarter of the buffer. */
-    private void adapt(int received) {
-        int cap = recv.capacity();
-        if (received == cap && cap < MAX_RECV) {
-            resizeAfterRead = cap * 2;
-            smallReceives = 0;
-        } else if (received < cap / 4 && cap > MIN_RECV) {
-            if (++smallReceives >= 4) {
-                resizeAfterRead = cap / 2;
-                smallReceives = 0;
-            }
-        } else {
-            smallReceives = 0;
-        }
-    }
-
-    /** The size the receive buffer takes once its bytes are handed out; 0 to keep it. */
-    private int resizeAfterRead;
-
     private void fail(String call, int res) {
         if (failure == null) {
             failure = res == Errors.ERRNO_ECONNRESET_NEGATIVE
@@ -382,18 +343,20 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        if (readPos < readEnd) {
-            int n = Math.min(dst.remaining(), readEnd - readPos);
-            recv.limit(readPos + n).position(readPos);
-            dst.put(recv);
-            readPos += n;
-            if (readPos < readEnd) {
+        Inbound b = in;
+        if (b != null && b.pos < b.end) {
+            int n = Math.min(dst.remaining(), b.end - b.pos);
+            ByteBuffer buffer = b.buffer;
+            buffer.limit(b.pos + n).position(b.pos);
+            dst.put(buffer);
+            b.pos += n;
+            if (b.pos < b.end) {
                 reportAgain(); // the reader may stop after a short read: level-triggered
             } else {
-                readPos = readEnd = 0;
-                if (resizeAfterRead != 0) {
-                    resize(resizeAfterRead);
-                    resizeAfterRead = 0;
+                b.pos = b.end = 0;
+                if (b.resizeAfterRead != 0) {
+                    int size = b.resizeAfterRead;
+                    receiveInto(size == MIN_RECV ? net.takeReceiveBuffer() : ByteBuffer.allocateDirect(size));
                 }
                 armReceive();
             }
@@ -415,16 +378,19 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     @Override
     public int write(ByteBuffer src) throws IOException {
         checkWritable();
-        int n = Math.min(src.remaining(), SEND_BUFFER - sendEnd);
+        int n = Math.min(src.remaining(), SEND_BUFFER - taken());
         if (n > 0) {
-            takeSendBuffer();
+            if (out == null) {
+                out = net.takeSendBuffer();
+            }
+            Outbound o = out;
             int limit = src.limit();
             src.limit(src.position() + n);
-            send.limit(SEND_BUFFER).position(sendEnd);
-            send.put(src);
+            o.buffer.limit(SEND_BUFFER).position(o.end);
+            o.buffer.put(src);
             src.limit(limit);
-            sendEnd += n;
-            if (sendId == 0) {
+            o.end += n;
+            if (o.id == 0) {
                 requestSubmit();
             }
         }
@@ -460,43 +426,37 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         }
     }
 
-    private void takeSendBuffer() {
-        if (send == null) {
-            send = net.takeSendBuffer();
-            sendAddress = Buffer.memoryAddress(send);
-        }
-    }
-
     /** Everything taken since the last send leaves in one send, once the last one completed. */
     private void flush() {
-        if (sendId != 0 || sendEnd == 0 || failure != null) {
+        Outbound o = out;
+        if (o == null || o.id != 0 || o.end == 0 || failure != null) {
             return;
         }
-        sending = sendEnd;
-        sendId = submit(Ops.send(fd, sendAddress, sending, data(Ops.SEND)));
+        o.sending = o.end;
+        o.id = submit(Ops.send(fd, o.address, o.sending, data(Ops.SEND)));
     }
 
     private void sent(int res) {
-        sendId = 0;
-        sendCancelled = false;
+        Outbound o = out;
+        o.id = 0;
+        o.cancelled = false;
         if (res < 0) {
             if (res != -Ops.ECANCELED) {
                 fail("send", res);
                 report(IoReady.ERROR | (readInterest ? IoReady.READ : 0) | (writeInterest ? IoReady.WRITE : 0));
             }
-            sending = sendEnd = 0;
             giveBackSendBuffer();
             return;
         }
         // Keep what the kernel did not take (a short send) and what was written meanwhile.
-        int left = sendEnd - res;
+        int left = Math.max(0, o.end - res);
         if (left > 0) {
-            send.limit(sendEnd).position(res);
-            send.compact();
+            o.buffer.limit(o.end).position(res);
+            o.buffer.compact();
         }
-        sendEnd = left;
-        sending = 0;
-        if (sendEnd > 0) {
+        o.end = left;
+        o.sending = 0;
+        if (left > 0) {
             requestSubmit();
         } else {
             giveBackSendBuffer();
@@ -513,17 +473,16 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     private void giveBackSendBuffer() {
-        if (send != null) {
-            net.giveBackSendBuffer(send);
-            send = null;
-            sendAddress = 0;
+        if (out != null) {
+            net.giveBackSendBuffer(out);
+            out = null;
         }
     }
 
     @Override
     public void shutdownOutput() throws IOException {
         checkWritable();
-        if (sendEnd == 0 && sendId == 0) {
+        if (out == null || out.end == 0 && out.id == 0) {
             shutdownNow();
         } else {
             shutdownPending = true;
@@ -542,22 +501,18 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     void cancelInFlight() {
-        if (readPollId != 0 && !readPollCancelled) {
-            readPollCancelled = true;
-            submit(Ops.cancel(readPollId, data(Ops.CANCEL)));
-        }
-        if (recvId != 0 && !recvCancelled) {
-            recvCancelled = true;
-            submit(Ops.cancel(recvId, data(Ops.CANCEL)));
-        }
-        if (connectPoll != 0 && !pollCancelled) {
+        if (pollId != 0 && !pollCancelled) {
             pollCancelled = true;
-            submit(Ops.cancel(connectPoll, data(Ops.CANCEL)));
+            submit(Ops.cancel(pollId, data(Ops.CANCEL)));
+        }
+        if (in != null && in.id != 0 && !in.cancelled) {
+            in.cancelled = true;
+            submit(Ops.cancel(in.id, data(Ops.CANCEL)));
         }
         if (aborted || shuttingDown()) {
-            if (sendId != 0 && !sendCancelled) {
-                sendCancelled = true;
-                submit(Ops.cancel(sendId, data(Ops.CANCEL)));
+            if (out != null && out.id != 0 && !out.cancelled) {
+                out.cancelled = true;
+                submit(Ops.cancel(out.id, data(Ops.CANCEL)));
             }
         } else if (connected) {
             // Bytes already taken still leave, as they would from a kernel's send buffer.
@@ -573,7 +528,9 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             // Already closed or never connected: an orderly close is all there is.
         }
         aborted = true;
-        sendEnd = 0;
+        if (out != null) {
+            out.end = 0;
+        }
         closeWhenIdle();
     }
 
