@@ -42,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class TlsEchoBenchmark {
-    @Param({"loop-select", "loop-epoll", "netty-nio", "netty-epoll"})
+    @Param({"loop-select", "loop-epoll", "loop-io_uring", "netty-nio", "netty-epoll"})
     public String server;
 
     @Param({"64", "16384"})

@@ -99,7 +99,7 @@ final class TlsEchoServers {
     static Running start(String name, SSLContext context) throws Exception {
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         return switch (name) {
-            case "loop-select", "loop-epoll" -> startOurs(name, context, any);
+            case "loop-select", "loop-epoll", "loop-io_uring" -> startOurs(name, context, any);
             case "netty-nio", "netty-epoll" -> startNetty(name, context, any);
             default -> throw new IllegalArgumentException("unknown TLS echo server " + name + "; one of " + ALL);
         };

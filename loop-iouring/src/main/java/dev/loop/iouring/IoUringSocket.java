@@ -433,7 +433,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             return;
         }
         o.sending = o.end;
-        o.id = submit(Ops.send(fd, o.address, o.sending, data(Ops.SEND)));
+        o.id = submit(o.sendOps(fd, data(Ops.SEND)));
     }
 
     private void sent(int res) {

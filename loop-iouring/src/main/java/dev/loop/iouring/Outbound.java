@@ -1,6 +1,7 @@
 package dev.loop.iouring;
 
 import io.netty.channel.unix.Buffer;
+import io.netty.channel.uring.IoUringIoOps;
 import java.nio.ByteBuffer;
 
 /**
@@ -20,6 +21,27 @@ final class Outbound {
     /** {@code [0, end)} is taken and not yet sent; {@code [0, sending)} is in flight. */
     int sending;
     int end;
+
+    // The last send operation made, kept for the next send of the same length by the same socket:
+    // Netty's operations are immutable, and a conversation of equal-sized messages would
+    // otherwise make one per message.
+    private IoUringIoOps sendOps;
+    private int sendFd;
+    private short sendData;
+    private int sendLength;
+
+    /** A send of {@code [0, sending)} on {@code fd}, tagged {@code data}; the last one if it matches. */
+    IoUringIoOps sendOps(int fd, short data) {
+        IoUringIoOps ops = sendOps;
+        if (ops == null || sendFd != fd || sendData != data || sendLength != sending) {
+            ops = Ops.send(fd, address, sending, data);
+            sendOps = ops;
+            sendFd = fd;
+            sendData = data;
+            sendLength = sending;
+        }
+        return ops;
+    }
 
     /** Empty again, for the next socket that sends. */
     Outbound reset() {
