@@ -77,7 +77,11 @@ public final class EchoServers {
         if (impl.startsWith("loop-")) {
             serveLoop(impl.substring(5), transport, at, out, control);
         } else if (impl.startsWith("netty-")) {
-            serveNetty(impl.equals("netty-epoll"), transport, at, out, control);
+            if (impl.equals("netty-io_uring")) {
+                serveNettyIoUring(transport, at, out, control);
+            } else {
+                serveNetty(impl.equals("netty-epoll"), transport, at, out, control);
+            }
         } else if (impl.equals("jdk") && transport.equals("udp")) {
             serveJdk((InetSocketAddress) at, out, control);
         } else {
@@ -149,6 +153,20 @@ public final class EchoServers {
         public void channelReadComplete(ChannelHandlerContext ctx) {
             ctx.flush();
         }
+    }
+
+    /** Netty's io_uring transport, TCP only: the completion-based peer of {@code loop-io_uring}. */
+    static void serveNettyIoUring(String transport, SocketAddress at, PrintStream out, Thread control)
+            throws Exception {
+        if (!transport.equals("tcp")) {
+            throw new IllegalArgumentException(transport + ": netty-io_uring is measured over tcp only here");
+        }
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, io.netty.channel.uring.IoUringIoHandler.newFactory());
+        Channel ch = new ServerBootstrap().group(group).channel(io.netty.channel.uring.IoUringServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true).childHandler(new NettyEcho())
+                .bind(at).sync().channel();
+        listening(out, ((InetSocketAddress) ch.localAddress()).getPort(), control);
+        ch.closeFuture().sync();
     }
 
     static void serveNetty(boolean epoll, String transport, SocketAddress at, PrintStream out, Thread control)
