@@ -196,8 +196,8 @@ final class EpollNetIo implements NetIo {
         LinuxSocket s = LinuxSocket.newSocketDgram(ipv6);
         try {
             EpollDatagram d = new EpollDatagram(this, s, ipv6, ready);
-            d.calls.applyAll(options);
-            d.calls.bind(local);
+            d.calls().applyAll(options);
+            d.calls().bind(local);
             return d;
         } catch (IOException | RuntimeException e) {
             s.close();
