@@ -12,7 +12,6 @@ import dev.loop.netty.NativeErrors;
 import dev.loop.netty.NativeSocketOptions;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
