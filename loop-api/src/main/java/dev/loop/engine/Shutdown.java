@@ -8,7 +8,8 @@ import java.util.function.BooleanSupplier;
  * The steps of {@link Engine#close()} after it has claimed the loop, in order (docs/design.md,
  * "Closing"): shut the inbox, run the close hooks (tasks are cancelled and run their
  * {@code finally} blocks there), cancel the timers, run what is left until nothing is, seal the
- * inbox and run what the seal took, release the backend and the clock. Nothing submitted before
+ * inbox and run what the seal took, release the backend (and run what its close completed) and the
+ * clock. Nothing submitted before
  * close returns is lost: it runs, or its submitter is told it was refused.
  *
  * <p>Not thread-safe: made and run once, by the thread closing the loop, which owns the loop
@@ -57,12 +58,29 @@ final class Shutdown {
             } catch (Throwable t) {
                 engine.report("I/O backend " + engine.backendName() + " failed to close", t, engine.io());
             }
+            // A backend may complete futures as it closes (a close future waiting for its socket
+            // to be released, docs/adr/0011-completion-backends.md): their callbacks run too, in
+            // passes as runOnce would, without polling the closed backend.
+            runReadyWithoutPolling();
             try {
                 clockSubscription.close();
             } catch (Throwable ignored) {
                 // unsubscribing from a clock cannot fail in a way that matters here
             }
             CurrentEngine.set(previous);
+        }
+    }
+
+    private void runReadyWithoutPolling() {
+        for (int passes = 0; !ready.isEmpty() && passes < Engine.MAX_CLOSE_PASSES; passes++) {
+            for (int n = ready.size(); n > 0; n--) { // a snapshot: what these schedule waits a pass
+                engine.runCallback(ready.poll());
+            }
+        }
+        if (!ready.isEmpty()) {
+            engine.report("loop closed with " + ready.size() + " callbacks still being rescheduled after its backend"
+                    + " closed; they were dropped", null, null);
+            ready.clear();
         }
     }
 

@@ -230,6 +230,22 @@ public class DatagramContract {
     }
 
     @Test
+    void anEndpointAbortedJustBeforeTheLoopClosesIsClosedByThenWithItsCallbacksRun() throws Exception {
+        Loop loop = open();
+        List<String> reported = new ArrayList<>();
+        loop.setExceptionHandler((l, message, error, source) -> reported.add(message + ": " + error));
+        DatagramEndpoint e = bind(loop);
+        await(loop, e.send(utf8("to myself"), e.localAddress())); // the loop ran: the socket is armed
+        List<String> heard = new ArrayList<>();
+        e.closeFuture().onDone(f -> heard.add("closed"));
+        e.abort(); // and the loop closes before it polls again
+        loop.close();
+        assertTrue(e.closeFuture().isDone(), "closed by the time the loop is");
+        assertEquals(List.of("closed"), heard, "the close future's callback ran");
+        assertEquals(List.of(), reported);
+    }
+
+    @Test
     void aRefusedPeerReachesTheHandlersOnError() throws Exception {
         Loop loop = open();
         InetSocketAddress dead = deadPort(loop);
