@@ -21,7 +21,7 @@ abstract class IoUringChannel {
     final Socket socket;
     final int fd;
     IoReady ready;
-    /** The shared registration this handle's operations go through, and its slot there; null until the first. */
+    /** The shared registration this handle's operations go through (null until the first), and its slot. */
     Slab slab;
     int slot;
     private int inFlight;
@@ -193,7 +193,8 @@ abstract class IoUringChannel {
     /**
      * Runs {@code released} once the descriptor is closed: now if it is, else when the last
      * operation in flight has completed (the kernel holds the socket, its port or name with it,
-     * until then; it then runs after that poll, never inside it). Implements {@code IoHandle.whenReleased} for every socket kind here.
+     * until then; it then runs after that poll, never inside it). Implements
+     * {@code IoHandle.whenReleased} for every socket kind here.
      */
     public final void whenReleased(Runnable released) {
         if (this.released) {
