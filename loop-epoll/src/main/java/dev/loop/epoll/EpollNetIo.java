@@ -8,14 +8,13 @@ import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
 import dev.loop.netty.CopyBuffer;
-import dev.loop.netty.NativeErrors;
+import dev.loop.netty.NativeListen;
 import dev.loop.netty.NativeSocketOptions;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.LinuxSocket;
-import io.netty.channel.unix.Errors;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Inet6Address;
@@ -139,13 +138,7 @@ final class EpollNetIo implements NetIo {
         handler.enterFromLoopThread();
         LinuxSocket s = LinuxSocket.newSocketStream(local.getAddress() instanceof Inet6Address);
         try {
-            applyAll(s, options);
-            try {
-                s.bind(local);
-            } catch (Errors.NativeIoException e) {
-                throw NativeErrors.bindFailed(e, local);
-            }
-            s.listen(backlog > 0 ? backlog : DEFAULT_BACKLOG);
+            NativeListen.bindAndListen(s, local, local, backlog, DEFAULT_BACKLOG, options, EpollBackendProvider.NAME);
             return new EpollServerSocket(this, s, ready);
         } catch (IOException | RuntimeException e) {
             s.close();

@@ -8,11 +8,10 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
-import dev.loop.netty.NativeErrors;
+import dev.loop.netty.NativeListen;
 import dev.loop.netty.NativeSocketOptions;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
-import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -357,13 +356,7 @@ final class IoUringNetIo implements NetIo {
         driver.enterFromLoopThread();
         Socket s = Socket.newSocketStream();
         try {
-            applyAll(s, options);
-            try {
-                s.bind(local);
-            } catch (Errors.NativeIoException e) {
-                throw NativeErrors.bindFailed(e, local);
-            }
-            s.listen(backlog > 0 ? backlog : DEFAULT_BACKLOG);
+            NativeListen.bindAndListen(s, local, local, backlog, DEFAULT_BACKLOG, options, IoUringBackendProvider.NAME);
             return new IoUringServerSocket(this, s, ready);
         } catch (IOException | RuntimeException e) {
             s.close();

@@ -93,13 +93,8 @@ public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
         enter();
         S s = newSocket();
         try {
-            NativeSocketOptions.applyAll(s, options, backend);
-            try {
-                s.bind(address);
-            } catch (Errors.NativeIoException e) {
-                throw NativeErrors.bindFailed(e, path != null ? path : "@" + address.path().substring(1));
-            }
-            s.listen(backlog > 0 ? backlog : defaultBacklog);
+            Object named = path != null ? path : "@" + address.path().substring(1);
+            NativeListen.bindAndListen(s, address, named, backlog, defaultBacklog, options, backend);
             return listening(s, path, ready);
         } catch (IOException | RuntimeException e) {
             s.close();
