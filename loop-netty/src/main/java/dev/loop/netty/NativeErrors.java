@@ -7,6 +7,7 @@ import io.netty.channel.unix.Errors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.NoRouteToHostException;
+import java.net.PortUnreachableException;
 import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
 import java.util.regex.Matcher;
@@ -21,8 +22,11 @@ import java.util.regex.Pattern;
 public final class NativeErrors {
     /** Netty 4.2 writes the negated errno into the message of the {@code ConnectException}s it builds. */
     private static final Pattern ERRNO = Pattern.compile("failed with error\\((-?\\d+)\\)");
-    /** What Netty puts before the system's text: {@code "recv(..) failed: "} or {@code "... error(-104): "}. */
-    private static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9_]+\\(\\.\\.\\) failed(?: with error\\(-?\\d+\\))?: ");
+    /**
+     * What Netty puts before the system's text: {@code "recv(..) failed: "}, {@code "... error(-104): "}
+     * from its Java code, {@code "recvfrom() failed: "} from its C code.
+     */
+    private static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9_]+\\((?:\\.\\.)?\\) failed(?: with error\\(-?\\d+\\))?(?:: |$)");
 
     private NativeErrors() {
     }
@@ -79,7 +83,8 @@ public final class NativeErrors {
      * {@link Errors.NativeIoException}; for a failed connect it builds a {@code ConnectException}
      * with the number in its message, a {@code NoRouteToHostException} without one (either kind of
      * unreachable: the host is the likelier) or, for a missing Unix path, a
-     * {@code FileNotFoundException}.
+     * {@code FileNotFoundException}; a refused datagram is a {@code PortUnreachableException}
+     * without the number.
      */
     static int errnoOf(IOException e) {
         if (e instanceof Errors.NativeIoException n) {
@@ -87,6 +92,9 @@ public final class NativeErrors {
         }
         if (e instanceof FileNotFoundException) {
             return SocketErrors.ENOENT;
+        }
+        if (e instanceof PortUnreachableException) { // Netty's C code says only "recvfrom() failed"
+            return SocketErrors.ECONNREFUSED;
         }
         if (e instanceof NoRouteToHostException && e.getMessage() == null) {
             return SocketErrors.EHOSTUNREACH;
