@@ -8,15 +8,16 @@ import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
 import dev.loop.netty.CopyBuffer;
+import dev.loop.netty.NativeErrors;
 import dev.loop.netty.NativeListen;
 import dev.loop.netty.NativeSocketOptions;
+import dev.loop.spi.SocketErrors.Call;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.LinuxSocket;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.SocketOption;
@@ -136,7 +137,7 @@ final class EpollNetIo implements NetIo {
     public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
                                  IoReady ready) throws IOException {
         handler.enterFromLoopThread();
-        LinuxSocket s = LinuxSocket.newSocketStream(local.getAddress() instanceof Inet6Address);
+        LinuxSocket s = NativeErrors.opened(() -> LinuxSocket.newSocketStream(local.getAddress() instanceof Inet6Address));
         try {
             NativeListen.bindAndListen(s, local, local, backlog, DEFAULT_BACKLOG, options, EpollBackendProvider.NAME);
             return new EpollServerSocket(this, s, ready);
@@ -150,7 +151,7 @@ final class EpollNetIo implements NetIo {
     public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
         handler.enterFromLoopThread();
-        LinuxSocket s = LinuxSocket.newSocketStream(remote.getAddress() instanceof Inet6Address);
+        LinuxSocket s = NativeErrors.opened(() -> LinuxSocket.newSocketStream(remote.getAddress() instanceof Inet6Address));
         try {
             applyAll(s, options);
             EpollSocket socket = new EpollSocket(this, s, ready, false, remote);
@@ -159,17 +160,12 @@ final class EpollNetIo implements NetIo {
                 done = s.connect(remote); // false: EINPROGRESS, EPOLLOUT reports the outcome
             } catch (IOException e) {
                 socket.close();
-                throw e;
+                throw NativeErrors.translate(Call.CONNECT, e, remote);
             }
             if (done) {
                 socket.connectedAtOnce();
             }
             return socket;
-        } catch (ConnectException e) {
-            s.close();
-            ConnectException named = new ConnectException(e.getMessage() + ": " + remote);
-            named.initCause(e);
-            throw named;
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
@@ -186,7 +182,7 @@ final class EpollNetIo implements NetIo {
             throws IOException {
         handler.enterFromLoopThread();
         boolean ipv6 = local.getAddress() instanceof Inet6Address;
-        LinuxSocket s = LinuxSocket.newSocketDgram(ipv6);
+        LinuxSocket s = NativeErrors.opened(() -> LinuxSocket.newSocketDgram(ipv6));
         try {
             EpollDatagram d = new EpollDatagram(this, s, ipv6, ready);
             d.calls().applyAll(options);

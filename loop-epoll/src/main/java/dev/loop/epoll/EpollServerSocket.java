@@ -1,8 +1,10 @@
 package dev.loop.epoll;
 
+import dev.loop.netty.NativeErrors;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.epoll.LinuxSocket;
 import io.netty.channel.unix.NativeInetAddress;
@@ -47,7 +49,12 @@ final class EpollServerSocket extends EpollChannel implements IoServerSocket {
 
     @Override
     public IoSocket accept() throws IOException {
-        int fd = socket.accept(acceptedAddress); // accept4(SOCK_NONBLOCK | SOCK_CLOEXEC)
+        int fd;
+        try {
+            fd = socket.accept(acceptedAddress); // accept4(SOCK_NONBLOCK | SOCK_CLOEXEC)
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null); // at the open-file limit, typically
+        }
         if (fd < 0) {
             return null;
         }

@@ -1,7 +1,9 @@
 package dev.loop.epoll;
 
+import dev.loop.netty.NativeErrors;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.epoll.LinuxSocket;
 import java.io.IOException;
@@ -77,8 +79,12 @@ final class EpollSocket extends EpollChannel implements IoSocket {
         if (connected) {
             return true;
         }
-        if (!socket.finishConnect()) {
-            return false;
+        try {
+            if (!socket.finishConnect()) {
+                return false;
+            }
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.CONNECT, e, remote);
         }
         connected = true;
         return true;
@@ -86,6 +92,14 @@ final class EpollSocket extends EpollChannel implements IoSocket {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
+        try {
+            return recv(dst);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
+    }
+
+    private int recv(ByteBuffer dst) throws IOException {
         int pos = dst.position();
         int room = dst.limit() - pos;
         if (room == 0) {
@@ -108,6 +122,14 @@ final class EpollSocket extends EpollChannel implements IoSocket {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
+        try {
+            return send(src);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
+    }
+
+    private int send(ByteBuffer src) throws IOException {
         int pos = src.position();
         int len = src.limit() - pos;
         if (len == 0) {
@@ -137,7 +159,12 @@ final class EpollSocket extends EpollChannel implements IoSocket {
                 break;
             }
         }
-        long n = allDirect ? socket.writev(srcs, offset, length, NO_WRITE_LIMIT) : gatherThroughCopy(srcs, offset, length);
+        long n;
+        try {
+            n = allDirect ? socket.writev(srcs, offset, length, NO_WRITE_LIMIT) : gatherThroughCopy(srcs, offset, length);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
         advance(srcs, offset, length, n);
         return n;
     }
@@ -171,7 +198,11 @@ final class EpollSocket extends EpollChannel implements IoSocket {
 
     @Override
     public void shutdownOutput() throws IOException {
-        socket.shutdown(false, true);
+        try {
+            socket.shutdown(false, true);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
     }
 
     @Override

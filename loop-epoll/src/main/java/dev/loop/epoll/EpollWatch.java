@@ -39,7 +39,7 @@ final class EpollWatch implements EpollIoHandle, IoWatch {
             this.registration = net.register(this);
         } catch (IOException e) {
             throw new IOException("cannot watch file descriptor " + fd + " with epoll: " + e.getMessage()
-                    + " (closed, a regular file or directory, or already watched by this loop)", e);
+                    + " (closed, a regular file or directory, or already watched by this loop)");
         }
         interest(false, false);
     }

@@ -8,13 +8,14 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.netty.NativeErrors;
 import dev.loop.netty.NativeListen;
 import dev.loop.netty.NativeSocketOptions;
+import dev.loop.spi.SocketErrors.Call;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketOption;
 import java.nio.ByteBuffer;
@@ -168,7 +169,7 @@ final class IoUringNetIo implements NetIo {
     private IoDatagram openDatagram(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
         driver.enterFromLoopThread();
-        Socket s = Socket.newSocketDgram();
+        Socket s = NativeErrors.opened(Socket::newSocketDgram);
         try {
             IoUringDatagram d = new IoUringDatagram(this, s, Socket.isIPv6Preferred(), ready);
             d.calls().applyAll(options);
@@ -354,7 +355,7 @@ final class IoUringNetIo implements NetIo {
     public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
                                  IoReady ready) throws IOException {
         driver.enterFromLoopThread();
-        Socket s = Socket.newSocketStream();
+        Socket s = NativeErrors.opened(Socket::newSocketStream);
         try {
             NativeListen.bindAndListen(s, local, local, backlog, DEFAULT_BACKLOG, options, IoUringBackendProvider.NAME);
             return new IoUringServerSocket(this, s, ready);
@@ -368,22 +369,23 @@ final class IoUringNetIo implements NetIo {
     public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
         driver.enterFromLoopThread();
-        Socket s = Socket.newSocketStream();
+        Socket s = NativeErrors.opened(Socket::newSocketStream);
         IoUringSocket socket = null;
         try {
             applyAll(s, options);
             socket = new IoUringSocket(this, s, ready, false, remote);
-            if (s.connect(remote)) {
+            boolean done;
+            try {
+                done = s.connect(remote);
+            } catch (IOException e) {
+                throw NativeErrors.translate(Call.CONNECT, e, remote);
+            }
+            if (done) {
                 socket.finishConnect();
             } else {
                 socket.awaitConnect();
             }
             return socket;
-        } catch (ConnectException e) {
-            closeFailed(s, socket);
-            ConnectException named = new ConnectException(e.getMessage() + ": " + remote);
-            named.initCause(e);
-            throw named;
         } catch (IOException | RuntimeException e) {
             closeFailed(s, socket);
             throw e;

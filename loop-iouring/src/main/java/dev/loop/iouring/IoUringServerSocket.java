@@ -1,8 +1,10 @@
 package dev.loop.iouring;
 
+import dev.loop.netty.NativeErrors;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.NativeInetAddress;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
@@ -97,7 +99,7 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
         } catch (IOException e) {
             pending = false;
             arm();
-            throw e;
+            throw NativeErrors.translate(Call.IO, e, null); // at the open-file limit, typically
         }
         if (accepted < 0) {
             pending = false;

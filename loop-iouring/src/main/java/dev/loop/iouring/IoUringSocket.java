@@ -1,8 +1,9 @@
 package dev.loop.iouring;
 
+import dev.loop.netty.NativeErrors;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
-import io.netty.channel.unix.Errors;
+import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -110,7 +111,13 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         if (connected) {
             return true;
         }
-        if (!socket.finishConnect()) {
+        boolean done;
+        try {
+            done = socket.finishConnect();
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.CONNECT, e, remote);
+        }
+        if (!done) {
             awaitConnect();
             return false;
         }
@@ -283,7 +290,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         } else if (res == 0) {
             eof = true;
         } else {
-            fail("recv", res);
+            fail(res);
         }
         if (readInterest) {
             report(IoReady.READ);
@@ -299,7 +306,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             return;
         }
         if (res < 0) { // the kernel cannot poll this socket: say so rather than poll it again
-            fail("poll", res);
+            fail(res);
             if (readInterest) {
                 report(IoReady.READ);
             }
@@ -313,7 +320,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             n = socket.recv(b.buffer, 0, b.buffer.capacity());
         } catch (IOException e) {
             if (failure == null) {
-                failure = e;
+                failure = NativeErrors.translate(Call.IO, e, null);
             }
             n = 0;
         }
@@ -333,11 +340,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         }
     }
 
-    private void fail(String call, int res) {
+    /** Keeps the first failure, a completion's negative result, for the next read or write to throw. */
+    private void fail(int res) {
         if (failure == null) {
-            failure = res == Errors.ERRNO_ECONNRESET_NEGATIVE
-                    ? Errors.newConnectionResetException(call, res)
-                    : Errors.newIOException(call, res);
+            failure = NativeErrors.ofResult(Call.IO, res, null);
         }
     }
 
@@ -442,7 +448,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         o.cancelled = false;
         if (res < 0) {
             if (res != -Ops.ECANCELED) {
-                fail("send", res);
+                fail(res);
                 report(IoReady.ERROR | (readInterest ? IoReady.READ : 0) | (writeInterest ? IoReady.WRITE : 0));
             }
             giveBackSendBuffer();
@@ -495,7 +501,9 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         try {
             socket.shutdown(false, true);
         } catch (IOException e) {
-            fail("shutdown", Errors.ERRNO_ENOTCONN_NEGATIVE);
+            if (failure == null) {
+                failure = NativeErrors.translate(Call.IO, e, null);
+            }
         }
     }
 

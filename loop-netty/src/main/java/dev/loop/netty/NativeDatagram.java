@@ -1,14 +1,13 @@
 package dev.loop.netty;
 
+import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.DatagramSocketAddress;
-import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.PortUnreachableException;
 import java.net.SocketException;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
@@ -51,7 +50,6 @@ public final class NativeDatagram {
     private static final int GROUP_REQ_ADDRESS = 8;
     /** {@code struct ip_mreqn}: group, local address, interface index. */
     private static final int IP_MREQN_SIZE = 12;
-    private static final int ECONNREFUSED = 111;
 
     private final Socket socket;
     private final boolean ipv6;
@@ -78,8 +76,8 @@ public final class NativeDatagram {
     public void bind(InetSocketAddress address) throws IOException {
         try {
             socket.bind(address);
-        } catch (Errors.NativeIoException e) {
-            throw NativeErrors.bindFailed(e, address);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.BIND, e, address);
         }
         local = socket.localAddress();
     }
@@ -88,19 +86,23 @@ public final class NativeDatagram {
     public InetSocketAddress receive(ByteBuffer dst) throws IOException {
         int pos = dst.position();
         int limit = dst.limit();
-        if (dst.isDirect()) {
-            DatagramSocketAddress from = socket.recvFrom(dst, pos, limit);
+        try {
+            if (dst.isDirect()) {
+                DatagramSocketAddress from = socket.recvFrom(dst, pos, limit);
+                if (from != null) {
+                    dst.position(pos + from.receivedAmount());
+                }
+                return from;
+            }
+            ByteBuffer buffer = copy.buffer();
+            DatagramSocketAddress from = socket.recvFromAddress(copy.address(), 0, Math.min(limit - pos, buffer.capacity()));
             if (from != null) {
-                dst.position(pos + from.receivedAmount());
+                dst.put(buffer.clear().limit(from.receivedAmount()));
             }
             return from;
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
         }
-        ByteBuffer buffer = copy.buffer();
-        DatagramSocketAddress from = socket.recvFromAddress(copy.address(), 0, Math.min(limit - pos, buffer.capacity()));
-        if (from != null) {
-            dst.put(buffer.clear().limit(from.receivedAmount()));
-        }
-        return from;
     }
 
     /** See {@code IoDatagram.send}. */
@@ -119,8 +121,8 @@ public final class NativeDatagram {
                 n = target == null ? socket.sendAddress(copy.address(), 0, len)
                         : socket.sendToAddress(copy.address(), 0, len, target.getAddress(), target.getPort());
             }
-        } catch (Errors.NativeIoException e) {
-            throw sendFailed(e);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null); // a refused peer: PortUnreachableException, as the JDK's
         }
         if (n > 0 || pos == limit) { // an empty datagram sends 0 bytes either way: count it as sent
             src.position(limit);
@@ -129,17 +131,13 @@ public final class NativeDatagram {
         return false;
     }
 
-    /** The kernel's reason as the JDK reports it: a refused connected peer as PortUnreachableException. */
-    private static IOException sendFailed(Errors.NativeIoException e) {
-        IOException mapped = e.expectedErr() == -ECONNREFUSED ? new PortUnreachableException("ICMP port unreachable")
-                : new SocketException(String.valueOf(e.getMessage()).replaceFirst("^send(To)?(Address)?\\(\\.\\.\\) failed: ", ""));
-        mapped.initCause(e);
-        return mapped;
-    }
-
     /** See {@code IoDatagram.connect}. */
     public void connect(InetSocketAddress peer) throws IOException {
-        socket.connect(peer);
+        try {
+            socket.connect(peer);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.CONNECT, e, peer);
+        }
         remote = peer;
     }
 
@@ -169,10 +167,11 @@ public final class NativeDatagram {
         int level = group instanceof Inet4Address ? IPPROTO_IP : IPPROTO_IPV6;
         try {
             socket.setRawOpt(level, join ? MCAST_JOIN_GROUP : MCAST_LEAVE_GROUP, req);
-        } catch (Errors.NativeIoException e) {
-            SocketException named = new SocketException(String.valueOf(e.getMessage()).replaceFirst("^[a-zA-Z]+\\(\\.\\.\\) failed: ", "")
-                    + ": " + (join ? "joining " : "leaving ") + group + " on " + nif.getName());
-            named.initCause(e);
+        } catch (IOException e) {
+            IOException mapped = NativeErrors.translate(Call.IO, e, null);
+            SocketException named = new SocketException(mapped.getMessage() + ": " + (join ? "joining " : "leaving ")
+                    + group + " on " + nif.getName());
+            named.setStackTrace(mapped.getStackTrace());
             throw named;
         }
     }

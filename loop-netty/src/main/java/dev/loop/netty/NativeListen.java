@@ -1,6 +1,6 @@
 package dev.loop.netty;
 
-import io.netty.channel.unix.Errors;
+import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -18,16 +18,16 @@ public final class NativeListen {
      *
      * @param named   what a failed bind names (the address, or a Unix path or abstract name)
      * @param backlog the accept queue length, or 0 for {@code defaultBacklog}
-     * @throws java.net.BindException naming {@code named} when the bind fails
+     * @throws java.net.BindException naming {@code named} when the bind fails (see {@link dev.loop.spi.SocketErrors})
      */
     public static void bindAndListen(Socket s, SocketAddress address, Object named, int backlog, int defaultBacklog,
                                      Map<SocketOption<?>, Object> options, String backend) throws IOException {
         NativeSocketOptions.applyAll(s, options, backend);
         try {
             s.bind(address);
-        } catch (Errors.NativeIoException e) {
-            throw NativeErrors.bindFailed(e, named);
+            s.listen(backlog > 0 ? backlog : defaultBacklog); // may meet EADDRINUSE too (SO_REUSEPORT)
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.BIND, e, named);
         }
-        s.listen(backlog > 0 ? backlog : defaultBacklog);
     }
 }

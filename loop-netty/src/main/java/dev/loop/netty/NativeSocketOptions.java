@@ -1,5 +1,6 @@
 package dev.loop.netty;
 
+import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketOption;
@@ -24,6 +25,14 @@ public final class NativeSocketOptions {
      * @throws UnsupportedOperationException for an option not mapped, naming it and {@code backend}
      */
     public static void apply(Socket s, SocketOption<?> option, Object value, String backend) throws IOException {
+        try {
+            set(s, option, value, backend);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null); // setsockopt's errors, as the JDK's types
+        }
+    }
+
+    private static void set(Socket s, SocketOption<?> option, Object value, String backend) throws IOException {
         if (option == StandardSocketOptions.TCP_NODELAY) {
             s.setTcpNoDelay((Boolean) value);
         } else if (option == StandardSocketOptions.SO_KEEPALIVE) {

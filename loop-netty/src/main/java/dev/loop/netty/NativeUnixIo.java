@@ -3,13 +3,12 @@ package dev.loop.netty;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.SocketErrors.Call;
 import dev.loop.spi.UnixIo;
 import io.netty.channel.unix.DomainSocketAddress;
-import io.netty.channel.unix.Errors;
 import io.netty.channel.unix.Socket;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.ConnectException;
+import java.nio.channels.ClosedChannelException;
 import java.net.SocketOption;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -91,7 +90,7 @@ public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
     private IoServerSocket listen(DomainSocketAddress address, UnixDomainSocketAddress path, int backlog,
                                   Map<SocketOption<?>, Object> options, IoReady ready) throws IOException {
         enter();
-        S s = newSocket();
+        S s = NativeErrors.opened(this::newSocket);
         try {
             Object named = path != null ? path : "@" + address.path().substring(1);
             NativeListen.bindAndListen(s, address, named, backlog, defaultBacklog, options, backend);
@@ -117,20 +116,19 @@ public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
     private IoSocket connect(DomainSocketAddress address, UnixDomainSocketAddress path, Object named,
                              Map<SocketOption<?>, Object> options, IoReady ready) throws IOException {
         enter();
-        S s = newSocket();
+        S s = NativeErrors.opened(this::newSocket);
         boolean atOnce;
         try {
             NativeSocketOptions.applyAll(s, options, backend);
             atOnce = s.connect(address);
-        } catch (ConnectException | FileNotFoundException | Errors.NativeIoException e) {
-            // refused, no such file (Netty reports ENOENT as a FileNotFoundException without a
-            // message), not allowed: all mean the connect failed
+        } catch (ClosedChannelException e) {
             s.close();
-            String why = e instanceof FileNotFoundException ? "No such file or directory" : e.getMessage();
-            ConnectException withPath = new ConnectException(why + ": " + named);
-            withPath.initCause(e);
-            throw withPath;
-        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (IOException e) {
+            // refused, no such file, not allowed: all mean the connect failed, and say where to
+            s.close();
+            throw NativeErrors.translate(Call.CONNECT, e, named);
+        } catch (RuntimeException e) {
             s.close();
             throw e;
         }
@@ -149,7 +147,11 @@ public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
             throw new IllegalArgumentException("not a socket of backend " + backend + ": " + socket);
         }
         ByteBuffer ucred = ByteBuffer.allocateDirect(UCRED_SIZE).order(ByteOrder.nativeOrder());
-        s.getRawOpt(SOL_SOCKET, SO_PEERCRED, ucred);
+        try {
+            s.getRawOpt(SOL_SOCKET, SO_PEERCRED, ucred);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
         return new IoPeerCredentials(ucred.getInt(0), Integer.toUnsignedLong(ucred.getInt(4)),
                 Integer.toUnsignedLong(ucred.getInt(8)));
     }

@@ -2,6 +2,8 @@ package dev.loop.select;
 
 import dev.loop.spi.IoDatagram;
 import dev.loop.spi.IoReady;
+import dev.loop.spi.SocketErrors;
+import dev.loop.spi.SocketErrors.Call;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -41,20 +43,33 @@ final class SelectDatagram extends SelectChannel implements IoDatagram {
 
     @Override
     public InetSocketAddress receive(ByteBuffer dst) throws IOException {
-        return (InetSocketAddress) ch.receive(dst);
+        try {
+            return (InetSocketAddress) ch.receive(dst);
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null);
+        }
     }
 
     @Override
     public boolean send(ByteBuffer src, InetSocketAddress target) throws IOException {
         boolean empty = !src.hasRemaining();
-        int n = target == null ? ch.write(src) : ch.send(src, target);
+        int n;
+        try {
+            n = target == null ? ch.write(src) : ch.send(src, target);
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null);
+        }
         // An empty datagram sends 0 bytes whether or not the kernel had room: count it as sent.
         return n > 0 || empty;
     }
 
     @Override
     public void connect(InetSocketAddress peer) throws IOException {
-        ch.connect(peer);
+        try {
+            ch.connect(peer);
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.CONNECT, e, peer);
+        }
         remote = peer;
     }
 

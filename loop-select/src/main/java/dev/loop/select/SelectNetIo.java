@@ -7,11 +7,11 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.SocketErrors;
+import dev.loop.spi.SocketErrors.Call;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
 import java.io.IOException;
-import java.net.BindException;
-import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.SocketOption;
@@ -56,16 +56,14 @@ final class SelectNetIo implements NetIo {
     @Override
     public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
                                  IoReady ready) throws IOException {
-        ServerSocketChannel ch = ServerSocketChannel.open();
+        ServerSocketChannel ch = opened(ServerSocketChannel::open);
         try {
             ch.configureBlocking(false);
             applyAll(ch, options);
             try {
                 ch.bind(local, backlog);
-            } catch (BindException e) {
-                BindException named = new BindException(e.getMessage() + ": " + local);
-                named.initCause(e);
-                throw named;
+            } catch (IOException e) {
+                throw SocketErrors.translate(Call.BIND, e, local);
             }
             return new SelectServerSocket(selector, ch, ready);
         } catch (IOException | RuntimeException e) {
@@ -77,20 +75,21 @@ final class SelectNetIo implements NetIo {
     @Override
     public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
-        SocketChannel ch = SocketChannel.open();
+        SocketChannel ch = opened(SocketChannel::open);
         try {
             ch.configureBlocking(false);
             applyAll(ch, options);
-            SelectSocket s = new SelectSocket(selector, ch, ready, false);
-            if (ch.connect(remote)) {
+            SelectSocket s = new SelectSocket(selector, ch, ready, false).connectingTo(remote);
+            boolean done;
+            try {
+                done = ch.connect(remote);
+            } catch (IOException e) {
+                throw SocketErrors.translate(Call.CONNECT, e, remote);
+            }
+            if (done) {
                 s.connectedAtOnce();
             }
             return s;
-        } catch (ConnectException e) {
-            ch.close();
-            ConnectException named = new ConnectException(e.getMessage() + ": " + remote);
-            named.initCause(e);
-            throw named;
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -136,22 +135,35 @@ final class SelectNetIo implements NetIo {
 
     private IoDatagram openDatagram(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
-        DatagramChannel ch = DatagramChannel.open(local.getAddress() instanceof Inet6Address
-                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+        DatagramChannel ch = opened(() -> DatagramChannel.open(local.getAddress() instanceof Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET));
         try {
             ch.configureBlocking(false);
             applyAll(ch, options);
             try {
                 ch.bind(local);
-            } catch (BindException e) {
-                BindException named = new BindException(e.getMessage() + ": " + local);
-                named.initCause(e);
-                throw named;
+            } catch (IOException e) {
+                throw SocketErrors.translate(Call.BIND, e, local);
             }
             return new SelectDatagram(selector, ch, ready);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
+        }
+    }
+
+    /** Opens a channel; see {@link #opened}. */
+    @FunctionalInterface
+    interface Opener<C> {
+        C open() throws IOException;
+    }
+
+    /** The channel {@code opener} opens, or why not as {@link SocketErrors} has it (the open-file limit, typically). */
+    static <C> C opened(Opener<C> opener) throws IOException {
+        try {
+            return opener.open();
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null);
         }
     }
 

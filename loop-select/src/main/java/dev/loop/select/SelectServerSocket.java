@@ -3,6 +3,8 @@ package dev.loop.select;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.SocketErrors;
+import dev.loop.spi.SocketErrors.Call;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketAddress;
@@ -32,7 +34,12 @@ final class SelectServerSocket extends SelectChannel implements IoServerSocket {
 
     @Override
     public IoSocket accept() throws IOException {
-        SocketChannel ch = server.accept();
+        SocketChannel ch;
+        try {
+            ch = server.accept();
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null); // at the open-file limit, typically
+        }
         if (ch == null) {
             return null;
         }

@@ -2,6 +2,8 @@ package dev.loop.select;
 
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.SocketErrors;
+import dev.loop.spi.SocketErrors.Call;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketOption;
@@ -24,6 +26,8 @@ final class SelectSocket extends SelectChannel implements IoSocket {
     private boolean wantWrite;
     private SocketAddress local;
     private SocketAddress remote;
+    /** Where a connect in progress goes: what its failure names. */
+    private SocketAddress target;
 
     SelectSocket(Selector selector, SocketChannel ch, IoReady ready, boolean connected) {
         super(selector, ch, ready);
@@ -42,6 +46,12 @@ final class SelectSocket extends SelectChannel implements IoSocket {
         return ops;
     }
 
+    /** Remembers where this socket connects to, for the failure of the connect to name. */
+    SelectSocket connectingTo(SocketAddress address) {
+        this.target = address;
+        return this;
+    }
+
     @Override
     public void attach(IoReady r) {
         this.ready = r;
@@ -52,8 +62,12 @@ final class SelectSocket extends SelectChannel implements IoSocket {
         if (connected) {
             return true;
         }
-        if (!ch.finishConnect()) {
-            return false;
+        try {
+            if (!ch.finishConnect()) {
+                return false;
+            }
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.CONNECT, e, target);
         }
         connected = true;
         reapply(wantRead, wantWrite); // OP_CONNECT must not stay: it would report ready forever
@@ -66,22 +80,38 @@ final class SelectSocket extends SelectChannel implements IoSocket {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        return ch.read(dst);
+        try {
+            return ch.read(dst);
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null);
+        }
     }
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        return ch.write(src);
+        try {
+            return ch.write(src);
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null); // the JDK's "Broken pipe" is a plain IOException
+        }
     }
 
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        return ch.write(srcs, offset, length);
+        try {
+            return ch.write(srcs, offset, length);
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null);
+        }
     }
 
     @Override
     public void shutdownOutput() throws IOException {
-        ch.shutdownOutput();
+        try {
+            ch.shutdownOutput();
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null);
+        }
     }
 
     @Override

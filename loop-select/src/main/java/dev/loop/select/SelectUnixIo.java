@@ -3,11 +3,10 @@ package dev.loop.select;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
+import dev.loop.spi.SocketErrors;
+import dev.loop.spi.SocketErrors.Call;
 import dev.loop.spi.UnixIo;
 import java.io.IOException;
-import java.net.BindException;
-import java.net.ConnectException;
-import java.net.SocketException;
 import java.net.SocketOption;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -35,16 +34,14 @@ final class SelectUnixIo implements UnixIo {
     @Override
     public IoServerSocket listen(UnixDomainSocketAddress path, int backlog, Map<SocketOption<?>, Object> options,
                                  IoReady ready) throws IOException {
-        ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        ServerSocketChannel ch = SelectNetIo.opened(() -> ServerSocketChannel.open(StandardProtocolFamily.UNIX));
         try {
             ch.configureBlocking(false);
             SelectNetIo.applyAll(ch, options);
             try {
                 ch.bind(path, backlog);
-            } catch (BindException e) {
-                BindException named = new BindException(e.getMessage() + ": " + path);
-                named.initCause(e);
-                throw named;
+            } catch (IOException e) {
+                throw SocketErrors.translate(Call.BIND, e, path);
             }
             return new SelectServerSocket(selector, ch, ready);
         } catch (IOException | RuntimeException e) {
@@ -56,22 +53,23 @@ final class SelectUnixIo implements UnixIo {
     @Override
     public IoSocket connect(UnixDomainSocketAddress path, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
-        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        SocketChannel ch = SelectNetIo.opened(() -> SocketChannel.open(StandardProtocolFamily.UNIX));
         try {
             ch.configureBlocking(false);
             SelectNetIo.applyAll(ch, options);
-            SelectSocket s = new SelectSocket(selector, ch, ready, false);
-            if (ch.connect(path)) {
+            SelectSocket s = new SelectSocket(selector, ch, ready, false).connectingTo(path);
+            boolean done;
+            try {
+                done = ch.connect(path);
+            } catch (IOException e) {
+                // ECONNREFUSED comes as a ConnectException, ENOENT as a plain SocketException: the
+                // table makes both a ConnectException naming the path, as the native backends do
+                throw SocketErrors.translate(Call.CONNECT, e, path);
+            }
+            if (done) {
                 s.connectedAtOnce();
             }
             return s;
-        } catch (SocketException e) {
-            // ECONNREFUSED comes as a ConnectException, ENOENT as a plain SocketException: both mean
-            // nothing listens there
-            ch.close();
-            ConnectException named = new ConnectException(e.getMessage() + ": " + path);
-            named.initCause(e);
-            throw named;
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;

@@ -116,6 +116,14 @@ public final class Matrix {
         return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null, "tls"));
     }
 
+    /**
+     * Backends that have sockets, once each, on the default timers, over TCP: for the suite of the
+     * backends' own errors, which vary with neither timers nor tasks.
+     */
+    public static Stream<Cell> backendsOverTcp() {
+        return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null, "tcp"));
+    }
+
     /** Backends that have sockets, once each, on the default timers: for suites of whole loop groups. */
     public static Stream<Cell> groups() {
         return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null));
