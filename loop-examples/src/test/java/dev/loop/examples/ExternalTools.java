@@ -39,7 +39,7 @@ public final class ExternalTools {
                 + "; CI installs it in .ci/run)");
     }
 
-    static Path find(String program) {
+    public static Path find(String program) {
         String path = System.getenv("PATH");
         if (path == null) {
             return null;

@@ -59,7 +59,8 @@ final class ChunkedDecoder {
      * {@code body} is null), and stops after the last chunk's trailers.
      *
      * @return the index of the first byte not consumed
-     * @throws HttpError 400 for a malformed encoding, 413 past the body limit, 431 for oversized
+     * @throws HttpError 400 for a malformed encoding or a chunk size that overflows, 413 past the body
+     *                   limit (checked on each chunk's declared size, before its data), 431 for oversized
      *                   trailers
      */
     int decode(byte[] b, int pos, int end, OutputBuffer body) throws HttpError {
@@ -69,9 +70,10 @@ final class ChunkedDecoder {
                 case SIZE -> {
                     int d = hex(b[i]);
                     if (d >= 0) {
-                        if (++digits > 15) {
-                            throw new HttpError(413, "chunk size too large");
+                        if (chunkLeft > (Long.MAX_VALUE >> 4)) {
+                            throw new HttpError(400, "chunk size overflows 63 bits"); // leading zeros are fine
                         }
+                        digits++;
                         chunkLeft = chunkLeft * 16 + d;
                         i++;
                         line();
@@ -164,10 +166,10 @@ final class ChunkedDecoder {
             state = TRAILER;
             return;
         }
-        total += chunkLeft;
-        if (total > limits.maxBody()) {
+        if (chunkLeft > limits.maxBody() - total) { // not total + chunkLeft: that may overflow
             throw new HttpError(413, "chunked body larger than " + limits.maxBody() + " bytes");
         }
+        total += chunkLeft;
         state = DATA;
     }
 

@@ -20,7 +20,13 @@ import java.nio.ByteBuffer;
  * {@link HttpLimits#lingerTimeout()} passes, so a client still sending a refused body reads the
  * refusal instead of a reset. Reading stops while a response is in progress and while the
  * client does not read what it was sent (the connection is not writable), so a pipelining client
- * cannot make the server buffer without bound.
+ * cannot make the server buffer without bound: what it can make us hold is one read of input and
+ * {@link #MAX_PENDING_OUTPUT} of answers past the connection's high watermark.
+ *
+ * <p>Each phase a client controls has its deadline ({@link HttpLimits}): a head must be complete
+ * within {@code headTimeout} of its first byte, a body within {@code bodyTimeout} of its head,
+ * however the bytes trickle in; between requests, and while the client does not read, the idle
+ * timeout counts from the last byte moved. One timer per connection serves them all.
  *
  * <p>Two drivers feed it: push style ({@link ConnectionHandler}, the default) and task style (one
  * task per connection, reading with {@code Async.await(conn.read(buf))}); the parsing and
@@ -35,6 +41,8 @@ final class HttpConnection implements ConnectionHandler {
 
     /** Bytes read and dropped while lingering before the connection is closed anyway. */
     static final int MAX_LINGER_BYTES = 1024 * 1024;
+    /** Answers encoded before they are written and the client's reading is checked. */
+    static final int MAX_PENDING_OUTPUT = 256 * 1024;
 
     private final Connection conn;
     private final Loop loop;
@@ -57,6 +65,7 @@ final class HttpConnection implements ConnectionHandler {
     private boolean taskStyle;
 
     private long lastActivity;
+    private long phaseStart;        // when the head in progress began to arrive, or its body began
     private TimerHandle idleTimer;
     private final Runnable idleCheck = this::idleCheck;
     private TimerHandle lingerTimer;
@@ -74,7 +83,7 @@ final class HttpConnection implements ConnectionHandler {
     /** Push style: the connection hands every chunk read to {@link #onData}. */
     void startPush() {
         lastActivity = loop.time();
-        idleTimer = loop.callLater(limits.idleTimeout(), idleCheck);
+        idleTimer = loop.callLater(limits.shortestTimeout(), idleCheck);
         conn.setHandler(this);
     }
 
@@ -82,7 +91,7 @@ final class HttpConnection implements ConnectionHandler {
     void startTask() {
         taskStyle = true;
         lastActivity = loop.time();
-        idleTimer = loop.callLater(limits.idleTimeout(), idleCheck);
+        idleTimer = loop.callLater(limits.shortestTimeout(), idleCheck);
         conn.closeFuture().onDone(f -> onClosed(conn, null));
         loop.spawn(() -> {
             ByteBuffer buf = ByteBuffer.allocate(16 * 1024);
@@ -121,6 +130,9 @@ final class HttpConnection implements ConnectionHandler {
             }
             return;
         }
+        if (phase == HEAD && in.isEmpty()) {
+            phaseStart = lastActivity; // a head begins: its deadline counts from here, not from its last byte
+        }
         in.append(data);
         if (phase == HEAD || phase == BODY) {
             process();
@@ -151,6 +163,12 @@ final class HttpConnection implements ConnectionHandler {
         processing = true;
         try {
             while (phase == HEAD || phase == BODY) {
+                if (out.size() >= MAX_PENDING_OUTPUT) {
+                    flush(out); // a client pipelining without reading gets no further than this ahead
+                    if (drainWait || !conn.isOpen()) {
+                        break;
+                    }
+                }
                 if (phase == HEAD && !readHead(out)) {
                     break;
                 }
@@ -209,6 +227,7 @@ final class HttpConnection implements ConnectionHandler {
         }
         bodyLeft = req.contentLength;
         phase = BODY;
+        phaseStart = loop.time();
         return true;
     }
 
@@ -231,6 +250,7 @@ final class HttpConnection implements ConnectionHandler {
     /** Called by the routes once a response is complete (at once, or after a file was sent). */
     void responseDone() {
         phase = req.keepAlive ? HEAD : CLOSING;
+        phaseStart = loop.time(); // the next head, if already buffered, counts from now
         updateReading();
         if (!processing) {
             // a response that finished in a later callback: go on with what is buffered
@@ -256,6 +276,7 @@ final class HttpConnection implements ConnectionHandler {
 
     /** Answers a refused request, after whatever answers precede it, and closes. */
     private void refuse(OutputBuffer out, HttpError e) {
+        shared.refused.increment();
         Responses.text(out, shared.date, e.status, null, e.getMessage(), req.method != HttpRequest.HEAD, -1);
         phase = CLOSING;
     }
@@ -331,23 +352,38 @@ final class HttpConnection implements ConnectionHandler {
     }
 
     /**
-     * Re-armed lazily: requests only stamp {@code lastActivity}, so the timer costs nothing per
-     * request. A client that neither sends nor reads for the idle timeout is let go: closed if it
-     * was between requests, answered 408 if it was in the middle of one, reset if it stopped
+     * Re-armed lazily: requests only stamp times, so the timer costs nothing per request. It looks
+     * at least once per {@link HttpLimits#shortestTimeout()}, so a deadline that starts between two
+     * looks is still met on time. A client that keeps a phase past its deadline is let go: closed if
+     * it was between requests, answered 408 if it was in the middle of one, reset if it stopped
      * reading what it was sent.
      */
     private void idleCheck() {
         if (!conn.isOpen() || phase == LINGER) {
             return;
         }
-        long due = lastActivity + limits.idleTimeout().toNanos();
-        if (loop.time() - due < 0) {
-            idleTimer = loop.callAt(due, idleCheck);
+        long now = loop.time();
+        long due;
+        String late = null;
+        if (drainWait || phase == WAIT) {
+            due = lastActivity + limits.idleTimeout().toNanos();
+        } else if (phase == BODY) {
+            due = phaseStart + limits.bodyTimeout().toNanos();
+            late = "request body not received within " + limits.bodyTimeout().toMillis() + " ms";
+        } else if (!in.isEmpty()) {
+            due = phaseStart + limits.headTimeout().toNanos();
+            late = "request head not received within " + limits.headTimeout().toMillis() + " ms";
+        } else {
+            due = lastActivity + limits.idleTimeout().toNanos();
+        }
+        if (now - due < 0) {
+            long next = now + limits.shortestTimeout().toNanos();
+            idleTimer = loop.callAt(due - next < 0 ? due : next, idleCheck);
         } else if (drainWait || phase == WAIT) {
             conn.abort(); // it has not read what it was sent for that long: nothing more would arrive
-        } else if (phase == BODY || !in.isEmpty()) {
+        } else if (late != null) {
             OutputBuffer out = shared.out;
-            refuse(out, new HttpError(408, "request not received within " + limits.idleTimeout().toMillis() + " ms"));
+            refuse(out, new HttpError(408, late));
             flush(out);
         } else {
             conn.close();

@@ -3,6 +3,7 @@ package dev.loop.examples.http;
 import dev.loop.Loop;
 import dev.loop.examples.io.OutputBuffer;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the connections of one loop share: the buffer responses are encoded into, the cached
@@ -14,13 +15,16 @@ final class HttpLoopState {
     final HttpLimits limits;
     /** Null when no directory is served. */
     final StaticFiles files;
+    /** Requests refused with a 4xx or 5xx, on every loop: counted, never logged one by one. */
+    final LongAdder refused;
     final OutputBuffer out = new OutputBuffer(64 * 1024);
     final OutputBuffer scratch = new OutputBuffer(256);
     final HttpDate date = new HttpDate();
     private ByteBuffer chunk;
 
-    HttpLoopState(Loop loop, HttpLimits limits, StaticFiles files) {
+    HttpLoopState(Loop loop, HttpLimits limits, StaticFiles files, LongAdder refused) {
         this.loop = loop;
+        this.refused = refused;
         this.limits = limits;
         this.files = files;
     }

@@ -70,11 +70,13 @@ public final class HttpServer implements AutoCloseable {
 
     private final ServerHost host;
     private final LongAdder accepted;
+    private final LongAdder refused;
     private final Config config;
 
-    private HttpServer(ServerHost host, LongAdder accepted, Config config) {
+    private HttpServer(ServerHost host, LongAdder accepted, LongAdder refused, Config config) {
         this.host = host;
         this.accepted = accepted;
+        this.refused = refused;
         this.config = config;
     }
 
@@ -82,12 +84,13 @@ public final class HttpServer implements AutoCloseable {
     public static HttpServer start(Config config) throws IOException {
         StaticFiles files = config.dir() == null ? null : new StaticFiles(config.dir(), config.offload());
         LongAdder accepted = new LongAdder();
+        LongAdder refused = new LongAdder();
         LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
         // the loop's own idle timeout would reset the connection; the server closes idle ones gracefully
         ServerOptions options = ServerOptions.defaults();
         ServerHost host = ServerHost.start("http", loopOptions, config.loops(), config.address(), options,
                 (loop, index, all) -> {
-                    HttpLoopState state = new HttpLoopState(loop, config.limits(), files);
+                    HttpLoopState state = new HttpLoopState(loop, config.limits(), files, refused);
                     return c -> {
                         accepted.increment();
                         HttpConnection h = new HttpConnection(c, state);
@@ -98,7 +101,7 @@ public final class HttpServer implements AutoCloseable {
                         }
                     };
                 });
-        return new HttpServer(host, accepted, config);
+        return new HttpServer(host, accepted, refused, config);
     }
 
     public InetSocketAddress address() {
@@ -108,6 +111,11 @@ public final class HttpServer implements AutoCloseable {
     /** Connections accepted so far, on every loop. */
     public long connectionsAccepted() {
         return accepted.sum();
+    }
+
+    /** Requests refused so far (400, 408, 413, 431, ...), each followed by a close, on every loop. */
+    public long requestsRefused() {
+        return refused.sum();
     }
 
     public String backendName() {
@@ -126,7 +134,7 @@ public final class HttpServer implements AutoCloseable {
         try {
             a = new ServerArgs("http-server", args,
                     List.of("--port", "--host", "--backend", "--timers", "--loops", "--dir", "--file-reads", "--style",
-                            "--idle-timeout-ms"),
+                            "--idle-timeout-ms", "--head-timeout-ms", "--body-timeout-ms", "--max-body"),
                     List.of());
             c = Config.defaults();
             InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
@@ -145,8 +153,14 @@ public final class HttpServer implements AutoCloseable {
                 throw new IllegalArgumentException("http-server: --style is 'push' or 'task', not '" + style + "'");
             }
             c = c.withStyle(style.equals("task") ? Style.TASK : Style.PUSH);
-            c = c.withLimits(c.limits().withIdleTimeout(Duration.ofMillis(
-                    a.integer("--idle-timeout-ms", 30_000, 1, Integer.MAX_VALUE))));
+            HttpLimits d = HttpLimits.defaults();
+            c = c.withLimits(d.withIdleTimeout(Duration.ofMillis(
+                            a.integer("--idle-timeout-ms", (int) d.idleTimeout().toMillis(), 1, Integer.MAX_VALUE)))
+                    .withHeadTimeout(Duration.ofMillis(
+                            a.integer("--head-timeout-ms", (int) d.headTimeout().toMillis(), 1, Integer.MAX_VALUE)))
+                    .withBodyTimeout(Duration.ofMillis(
+                            a.integer("--body-timeout-ms", (int) d.bodyTimeout().toMillis(), 1, Integer.MAX_VALUE)))
+                    .withMaxBody(a.integer("--max-body", (int) d.maxBody(), 0, 1 << 30)));
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;

@@ -84,6 +84,9 @@ final class Routes {
             case ECHO -> {
                 if (req.method != HttpRequest.POST) {
                     Responses.text(out, date, 405, Responses.ALLOW_POST, "use POST", withBody, connection);
+                } else if (body == null) {
+                    // neither Content-Length nor chunked, or Content-Length: 0: an empty body (RFC 9112, 6.3)
+                    Responses.head(out, date, 200, null, OCTET_STREAM, 0, connection);
                 } else {
                     Responses.head(out, date, 200, null, OCTET_STREAM, body.size(), connection);
                     out.put(body);

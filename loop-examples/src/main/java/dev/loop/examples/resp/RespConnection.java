@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One client: commands parsed as bytes arrive, run in order, the replies to each batch written at
@@ -24,6 +25,11 @@ import java.util.List;
  * of commands and the two loops never touch the batch or the buffer at the same time: each
  * hand-off goes through the target loop's inbox, which orders everything before it.
  *
+ * <p>A client that pipelines commands but does not read the replies is not answered further than
+ * {@link #MAX_REPLY_BYTES} past the connection's high watermark: the batch stops there, reading
+ * stops, and both go on once the queue has drained. What it can make the server hold is one such
+ * slice of replies (or one reply, if a single value is larger) and one read of input.
+ *
  * <p>After {@code QUIT} or a protocol error the connection stops sending, then reads and drops
  * until the client closes or {@link #LINGER} passes, so the client reads the last reply rather
  * than a reset for the bytes it was still sending.
@@ -32,9 +38,15 @@ final class RespConnection implements ConnectionHandler {
     /** Commands run per batch at most: bounds the replies buffered before one write. */
     static final int MAX_BATCH = 1024;
     static final Duration LINGER = Duration.ofSeconds(2);
+    /** Replies encoded before the batch stops to write them and see whether the client reads. */
+    static final int MAX_REPLY_BYTES = 256 * 1024;
 
-    /** The loop holding the keyspace, and what runs commands on it. */
-    record Data(Loop loop, Commands commands) {
+    /**
+     * The loop holding the keyspace, what runs commands on it, and the count of connections closed
+     * for a protocol error (counted, not logged: a client that sends garbage on a thousand
+     * connections costs a number, not a thousand log lines).
+     */
+    record Data(Loop loop, Commands commands, LongAdder protocolErrors) {
     }
 
     private final Connection conn;
@@ -44,6 +56,7 @@ final class RespConnection implements ConnectionHandler {
     private final InputBuffer in = new InputBuffer();
     private final RespParser parser;
     private final List<byte[][]> batch = new ArrayList<>();
+    private int batchPos;               // the batch's next command to run
     private ProtocolError error;        // found after the batch's commands: replied to last
     private OutputBuffer replies;       // this client's own, for batches run on the data loop
 
@@ -79,7 +92,7 @@ final class RespConnection implements ConnectionHandler {
     @Override
     public void onEof(Connection c) {
         eof = true;
-        if (!away) {
+        if (!away && batch.isEmpty()) {
             conn.close(); // every complete command was answered as it arrived
         }
     }
@@ -95,9 +108,11 @@ final class RespConnection implements ConnectionHandler {
     /** Runs the complete commands buffered, a batch at a time, until input, or the client's reading, runs out. */
     private void process() {
         while (!closing && !away && !drainWait && conn.isOpen()) {
-            parseBatch();
-            if (batch.isEmpty() && error == null) {
-                return;
+            if (batch.isEmpty()) {
+                parseBatch();
+                if (batch.isEmpty() && error == null) {
+                    return;
+                }
             }
             if (data.loop() == home) {
                 finish(loopOut, run(loopOut));
@@ -122,15 +137,25 @@ final class RespConnection implements ConnectionHandler {
             }
         } catch (ProtocolError e) {
             error = e;
+            data.protocolErrors().increment();
             in.clear();
         }
     }
 
-    /** Runs the batch on the data loop's thread; true if the connection closes after its replies. */
+    /**
+     * Runs the batch on the data loop's thread, up to {@link #MAX_REPLY_BYTES} of replies; true if
+     * the connection closes after its replies.
+     */
     private boolean run(OutputBuffer out) {
-        for (byte[][] argv : batch) {
-            if (data.commands().execute(argv, out)) {
+        int start = out.size();
+        while (batchPos < batch.size()) {
+            if (data.commands().execute(batch.get(batchPos++), out)) {
+                batchPos = batch.size();
+                error = null;
                 return true; // QUIT: the commands after it are not run
+            }
+            if (out.size() - start >= MAX_REPLY_BYTES && batchPos < batch.size()) {
+                return false; // the rest once these are written and the client is reading
             }
         }
         if (error != null) {
@@ -169,8 +194,11 @@ final class RespConnection implements ConnectionHandler {
 
     /** Writes a batch's replies in one write, then closes, waits for a slow reader, or goes on. */
     private void finish(OutputBuffer out, boolean close) {
-        batch.clear();
-        error = null;
+        if (batchPos >= batch.size()) {
+            batch.clear();
+            batchPos = 0;
+            error = null;
+        }
         if (!conn.isOpen()) {
             out.reset();
             return;
@@ -180,7 +208,7 @@ final class RespConnection implements ConnectionHandler {
         }
         if (close) {
             linger();
-        } else if (eof) {
+        } else if (eof && batch.isEmpty()) {
             conn.close();
         } else if (!conn.isWritable()) {
             drainWait = true;

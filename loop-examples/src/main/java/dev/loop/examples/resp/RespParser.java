@@ -20,6 +20,16 @@ final class RespParser {
     /** Longest inline command, and longest {@code *N} or {@code $N} line (Redis' PROTO_INLINE_MAX_SIZE). */
     static final int MAX_INLINE = 64 * 1024;
     static final byte[][] EMPTY = new byte[0][];
+    /**
+     * The most room made ahead of a bulk's bytes from its {@code $N} header alone: beyond it the
+     * buffer grows only as the bytes arrive, so a header that lies costs no more than this.
+     */
+    static final int PRESIZE_CAP = 64 * 1024;
+    /**
+     * What an argument costs beyond its bytes (its array's header, its slot in argv), counted
+     * against the command's limit so that a million empty arguments are not free to send.
+     */
+    static final int ARG_OVERHEAD = 24;
 
     private final int maxArgs;
     private final int maxBulk;
@@ -34,7 +44,8 @@ final class RespParser {
     /**
      * @param maxArgs    arguments per command at most ({@code *N} with a larger N is refused)
      * @param maxBulk    bytes per argument at most
-     * @param maxCommand bytes of all a command's arguments together at most
+     * @param maxCommand bytes of all a command's arguments together at most, each counted with
+     *                   {@link #ARG_OVERHEAD}
      */
     RespParser(int maxArgs, int maxBulk, long maxCommand) {
         this.maxArgs = maxArgs;
@@ -87,7 +98,7 @@ final class RespParser {
                 if (len < 0 || len > maxBulk) {
                     throw new ProtocolError("invalid bulk length");
                 }
-                commandBytes += len;
+                commandBytes += len + ARG_OVERHEAD;
                 if (commandBytes > maxCommand) {
                     throw new ProtocolError("command of more than " + maxCommand + " bytes");
                 }
@@ -95,7 +106,9 @@ final class RespParser {
             }
             int need = (int) bulkLength + 2;
             if (in.size() < need) {
-                in.ensureRoom(need - in.size()); // a large value: grow once, not by doubling per read
+                // room for the value ahead of it, but only up to a cap: beyond it the buffer doubles
+                // as bytes arrive, so memory follows what the client sent, not what it declared
+                in.ensureRoom(Math.min(need - in.size(), PRESIZE_CAP));
                 return null;
             }
             int s = in.start();
@@ -110,6 +123,11 @@ final class RespParser {
         byte[][] done = argc == argv.length ? argv : Arrays.copyOf(argv, argc);
         argv = null;
         return done;
+    }
+
+    /** Bytes of the command in progress already taken out of the input (its complete arguments). */
+    long pendingBytes() {
+        return expected < 0 ? 0 : commandBytes - (bulkLength < 0 ? 0 : bulkLength + ARG_OVERHEAD);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@code resp-server}: a key-value server speaking the Redis protocol (RESP2) on one loop or a loop
@@ -35,14 +36,17 @@ public final class RespServer implements AutoCloseable {
      * Everything the server can be told.
      *
      * @param maxArgs    arguments per command at most (Redis: 1024 * 1024)
-     * @param maxBulk    bytes per argument at most (Redis' proto-max-bulk-len is 512 MB)
-     * @param maxCommand bytes of one command's arguments together at most
+     * @param maxBulk    bytes per argument at most (Redis' proto-max-bulk-len, 512 MB by default);
+     *                   a longer {@code $N} is refused before any of its bytes is buffered
+     * @param maxCommand bytes one connection's command in progress may hold, its arguments' bytes
+     *                   and a few bytes each (Redis' client-query-buffer-limit, 1 GB by default);
+     *                   what a client may make the server hold is this, not what it declares
      */
     public record Config(InetSocketAddress address, String backend, String timers, int loops, int maxArgs,
                          int maxBulk, long maxCommand) {
         public static Config defaults() {
             return new Config(new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379), null, null, 1,
-                    1024 * 1024, 64 * 1024 * 1024, 256L * 1024 * 1024);
+                    1024 * 1024, 512 * 1024 * 1024, 1024L * 1024 * 1024);
         }
 
         public Config withAddress(InetSocketAddress a) {
@@ -68,27 +72,36 @@ public final class RespServer implements AutoCloseable {
 
     private final ServerHost host;
     private final Config config;
+    private final LongAdder protocolErrors;
 
-    private RespServer(ServerHost host, Config config) {
+    private RespServer(ServerHost host, Config config, LongAdder protocolErrors) {
         this.host = host;
         this.config = config;
+        this.protocolErrors = protocolErrors;
+    }
+
+    /** Connections answered {@code -ERR Protocol error} and closed so far, on every loop. */
+    public long protocolErrors() {
+        return protocolErrors.sum();
     }
 
     /** Starts serving on threads of its own. */
     public static RespServer start(Config config) throws IOException {
         LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
         AtomicReference<RespConnection.Data> data = new AtomicReference<>();
+        LongAdder protocolErrors = new LongAdder();
         ServerHost host = ServerHost.start("resp", loopOptions, config.loops(), config.address(), ServerOptions.defaults(),
                 (loop, index, all) -> {
                     if (index == 0) {
-                        data.set(new RespConnection.Data(loop, new Commands(new Keyspace(loop), configValues(config))));
+                        data.set(new RespConnection.Data(loop, new Commands(new Keyspace(loop), configValues(config)),
+                                protocolErrors));
                     }
                     RespConnection.Data d = data.get();
                     OutputBuffer out = new OutputBuffer(64 * 1024);
                     return c -> new RespConnection(c, d, out,
                             new RespParser(config.maxArgs(), config.maxBulk(), config.maxCommand())).start();
                 });
-        return new RespServer(host, config);
+        return new RespServer(host, config, protocolErrors);
     }
 
     /** What CONFIG GET reports: enough for redis-benchmark, and true of this server. */
@@ -100,6 +113,7 @@ public final class RespServer implements AutoCloseable {
         m.put("maxmemory", "0");
         m.put("timeout", "0");
         m.put("proto-max-bulk-len", Integer.toString(c.maxBulk()));
+        m.put("client-query-buffer-limit", Long.toString(c.maxCommand()));
         m.put("bind", c.address().getAddress().getHostAddress());
         m.put("port", Integer.toString(c.address().getPort()));
         return m;
@@ -123,12 +137,16 @@ public final class RespServer implements AutoCloseable {
         host.close();
     }
 
-    /** The command line: {@code resp-server [--port P] [--host H] [--backend B] [--timers T] [--loops N]}. */
+    /**
+     * The command line: {@code resp-server [--port P] [--host H] [--backend B] [--timers T] [--loops N]
+     * [--max-bulk BYTES] [--max-query-buffer BYTES]}.
+     */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         Config c;
         try {
             ServerArgs a = new ServerArgs("resp-server", args,
-                    List.of("--port", "--host", "--backend", "--timers", "--loops", "--max-bulk"), List.of());
+                    List.of("--port", "--host", "--backend", "--timers", "--loops", "--max-bulk",
+                            "--max-query-buffer"), List.of());
             InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
             Config d = Config.defaults();
             c = d.withAddress(new InetSocketAddress(host, a.integer("--port", 6379, 0, 65535)))
@@ -136,7 +154,7 @@ public final class RespServer implements AutoCloseable {
                     .withTimers(a.string("--timers", null))
                     .withLoops(a.integer("--loops", 1, 1, 1024))
                     .withLimits(d.maxArgs(), a.integer("--max-bulk", d.maxBulk(), 1, Integer.MAX_VALUE - 64),
-                            d.maxCommand());
+                            a.integer("--max-query-buffer", (int) d.maxCommand(), 1024, Integer.MAX_VALUE - 64));
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;

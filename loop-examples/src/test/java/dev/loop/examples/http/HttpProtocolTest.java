@@ -224,7 +224,8 @@ class HttpProtocolTest {
     @MethodSource("dev.loop.testkit.Matrix#groups")
     void idleConnectionsAreClosedAndAHalfSentRequestGets408(Cell cell) throws Exception {
         HttpServer.Config c = HttpServer.Config.defaults()
-                .withLimits(HttpLimits.defaults().withIdleTimeout(Duration.ofMillis(500)));
+                .withLimits(HttpLimits.defaults().withIdleTimeout(Duration.ofMillis(500))
+                        .withHeadTimeout(Duration.ofMillis(500)));
         try (HttpServer server = start(cell, c)) {
             try (Socket idle = ExternalTools.connect(server.address(), WAIT)) {
                 idle.getOutputStream().write(ascii("GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n"));
