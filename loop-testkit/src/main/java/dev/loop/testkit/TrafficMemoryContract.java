@@ -1,0 +1,72 @@
+package dev.loop.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Memory a server is given back after traffic, on every backend with sockets: an echo server in a
+ * child JVM ({@link TrafficMemory}) serves {@value #CONNECTIONS} connections that each echo a
+ * kilobyte and close, three rounds. After each round's close the child's RSS must be back within
+ * {@value #SLACK_MIB} MiB of its baseline, must not climb from round to round, and its descriptors
+ * must be back. A backend that leaves its buffers to a collection, which an idle heap never runs,
+ * keeps what each round took. Each test starts a JVM, so it runs once per backend, in the backend's
+ * first cell. Linux only (it reads {@code /proc}).
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Conformance
+@MethodSource("dev.loop.testkit.Matrix#tcpSockets")
+public class TrafficMemoryContract extends NetSuite {
+    /** Enough that 64 KiB kept per connection shows as far more than the slack, few enough for seconds. */
+    static final int CONNECTIONS = 3_000;
+    static final int ROUNDS = 3;
+    /**
+     * What a closed round may leave above the baseline: spares the backend keeps by design and
+     * the allocator's free lists (about 2 KiB per connection at this count), not a buffer per
+     * connection.
+     */
+    static final int SLACK_MIB = 24;
+    /** How much the last round's figure may exceed the first's. */
+    static final int CLIMB_MIB = 8;
+
+    @BeforeEach
+    void oncePerBackend() {
+        Assumptions.assumeTrue(fullSize(), "starts a JVM: runs once per backend, in its first cell");
+        Assumptions.assumeTrue(Fds.count() >= 0, "needs /proc");
+    }
+
+    @Test
+    void memoryTakenByTrafficIsGivenBackAfterClose() throws Exception {
+        try (TrafficMemory.Server child = TrafficMemory.Server.start(cell.backend())) {
+            child.round(TrafficMemory.WARM_UP, 1, 0);
+            long base = child.rssKiB();
+            long bound = base + SLACK_MIB * 1024L;
+            List<TrafficMemory.Round> rounds = new ArrayList<>();
+            for (int r = 0; r < ROUNDS; r++) {
+                TrafficMemory.Round round = child.round(CONNECTIONS, 1, bound);
+                rounds.add(round);
+                assertEquals(child.baselineFds, round.fds(), "descriptors of the child after round " + (r + 1));
+                assertTrue(round.closedKiB() <= bound, String.format("after round %d the child's RSS is %.1f MiB,"
+                        + " %.1f MiB above its %.1f MiB before the traffic (at most %d allowed)", r + 1,
+                        round.closedKiB() / 1024.0, (round.closedKiB() - base) / 1024.0, base / 1024.0, SLACK_MIB));
+            }
+            long climb = rounds.get(ROUNDS - 1).closedKiB() - rounds.get(0).closedKiB();
+            assertTrue(climb <= CLIMB_MIB * 1024L, String.format("RSS after close climbed %.1f MiB from round 1 to %d",
+                    climb / 1024.0, ROUNDS));
+            StringBuilder figures = new StringBuilder();
+            for (TrafficMemory.Round r : rounds) {
+                figures.append(String.format(" %.1f/%.1f", r.openKiB() / 1024.0, r.closedKiB() / 1024.0));
+            }
+            System.out.printf("traffic memory [%s]: %d connections x 1 echo, %d rounds; RSS MiB before %.1f, open/closed%s%n",
+                    cell, CONNECTIONS, ROUNDS, base / 1024.0, figures);
+        }
+    }
+}
