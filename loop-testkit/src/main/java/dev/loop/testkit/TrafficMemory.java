@@ -49,6 +49,7 @@ public final class TrafficMemory {
         int echoes = Integer.parseInt(args[3]);
         try (Server server = Server.start(args[0])) {
             server.round(WARM_UP, 1, 0);
+            server.settled();
             long base = server.rssKiB();
             System.out.printf("[%s] %d connections x %d echoes of %d bytes, %d rounds; RSS before %.1f MiB, %d descriptors%n",
                     args[0], connections, echoes, MESSAGE, rounds, base / 1024.0, server.fds());
@@ -72,7 +73,8 @@ public final class TrafficMemory {
         final Process process;
         final int port;
         final List<String> stderr;
-        final long baselineFds;
+        /** What the child holds when idle; taken again after a warm-up round ({@link #settled()}). */
+        long baselineFds;
 
         private Server(Process process, int port, List<String> stderr) throws IOException {
             this.process = process;
@@ -181,6 +183,11 @@ public final class TrafficMemory {
                 }
                 at += n;
             }
+        }
+
+        /** Takes the idle descriptor count again: start-up may hold files it has closed since. */
+        void settled() throws IOException {
+            baselineFds = fds();
         }
 
         /** The child's resident set, in KiB ({@code VmRSS} of {@code /proc/PID/status}). */
