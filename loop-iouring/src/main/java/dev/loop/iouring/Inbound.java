@@ -1,7 +1,7 @@
 package dev.loop.iouring;
 
-import io.netty.channel.unix.Buffer;
 import io.netty.channel.uring.IoUringIoOps;
+import io.netty.util.internal.CleanableDirectBuffer;
 import java.nio.ByteBuffer;
 
 /**
@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
  * none of this is a field of every socket. Loop thread only.
  */
 final class Inbound {
+    /** The buffer's memory, given back to {@link Buffers} once no receive uses it. */
+    final CleanableDirectBuffer memory;
     final ByteBuffer buffer;
     /** A receive that tries at once, for when the kernel said more bytes wait. */
     final IoUringIoOps recv;
@@ -32,9 +34,10 @@ final class Inbound {
     int lastReceiveSweep;
 
     /** @param data the {@code data} of the socket's receives ({@code IoUringChannel.data}) */
-    Inbound(ByteBuffer buffer, int fd, short data) {
-        this.buffer = buffer;
-        long address = Buffer.memoryAddress(buffer);
+    Inbound(CleanableDirectBuffer memory, int fd, short data) {
+        this.memory = memory;
+        this.buffer = memory.buffer();
+        long address = memory.memoryAddress();
         this.recv = Ops.recv(fd, address, buffer.capacity(), false, data);
         this.recvPollFirst = Ops.recv(fd, address, buffer.capacity(), true, data);
     }
@@ -46,10 +49,10 @@ final class Inbound {
     /** Grows on a full receive; shrinks after several that used under a quarter of the buffer. */
     void adapt(int received) {
         int cap = buffer.capacity();
-        if (received == cap && cap < IoUringSocket.MAX_RECV) {
+        if (received == cap && cap < Buffers.MAX) {
             resizeAfterRead = cap * 2;
             smallReceives = 0;
-        } else if (received < cap / 4 && cap > IoUringSocket.MIN_RECV) {
+        } else if (received < cap / 4 && cap > Buffers.MIN) {
             if (++smallReceives >= 4) {
                 resizeAfterRead = cap / 2;
                 smallReceives = 0;

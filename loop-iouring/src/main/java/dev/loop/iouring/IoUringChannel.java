@@ -175,14 +175,20 @@ abstract class IoUringChannel {
         return closing;
     }
 
-    /** Closes the descriptor and gives back what the handle holds; once. */
+    /**
+     * Closes the descriptor and gives back what the handle holds; once. Buffers go back only when
+     * nothing is in flight: with operations that never completed (the ring closed without them),
+     * the kernel may still write into a receive buffer, so it is left allocated rather than freed.
+     */
     final void release() {
         if (released) {
             return;
         }
         released = true;
         closeDescriptor();
-        freeBuffers();
+        if (inFlight == 0) {
+            freeBuffers();
+        }
         net.released(this);
         if (onRelease != null) {
             net.queueReleased(onRelease); // run after the poll, with the readiness it reports

@@ -18,7 +18,6 @@ import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketOption;
-import java.nio.ByteBuffer;
 import java.nio.channels.SelectableChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -42,18 +41,13 @@ final class IoUringNetIo implements NetIo {
     static final int DEFAULT_BACKLOG = 1024;
     /** The copy buffer heap datagrams go through: larger than any datagram. */
     private static final int COPY_BUFFER_SIZE = 64 * 1024;
-    /** Send buffers kept for reuse; beyond this a drained one is left to the collector. */
-    private static final int SPARE_SEND_BUFFERS = 64;
-    /** Smallest receive buffers kept for reuse by sockets that turn busy again. */
-    private static final int SPARE_RECEIVE_BUFFERS = 256;
     /** How often idle sockets are looked for ({@link #sweepIdle}). */
     private static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
 
     private final IoUringDriver driver;
     private final ArrayDeque<IoUringChannel> submits = new ArrayDeque<>();
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
-    private final ArrayDeque<Outbound> spareSendBuffers = new ArrayDeque<>();
-    private final ArrayDeque<ByteBuffer> spareReceiveBuffers = new ArrayDeque<>();
+    private final Buffers buffers = new Buffers();
     private int sweeps;
     /** Tests call {@link #sweepIdle} themselves instead. */
     boolean automaticSweeps = true;
@@ -193,22 +187,9 @@ final class IoUringNetIo implements NetIo {
         releasedWaiters.add(waiter);
     }
 
-    Outbound takeSendBuffer() {
-        Outbound b = spareSendBuffers.poll();
-        return b != null ? b.reset() : new Outbound();
-    }
-
-    /** A receive buffer of the smallest size, reused if one is spare. */
-    ByteBuffer takeReceiveBuffer() {
-        ByteBuffer b = spareReceiveBuffers.poll();
-        return b != null ? b.clear() : ByteBuffer.allocateDirect(IoUringSocket.MIN_RECV);
-    }
-
-    /** A receive buffer no operation uses any more; kept if it is of the smallest size. */
-    void giveBackReceiveBuffer(ByteBuffer b) {
-        if (b.capacity() == IoUringSocket.MIN_RECV && spareReceiveBuffers.size() < SPARE_RECEIVE_BUFFERS) {
-            spareReceiveBuffers.add(b);
-        }
+    /** The loop's receive and send buffers. */
+    Buffers buffers() {
+        return buffers;
     }
 
     /** The number of the last idle sweep. */
@@ -218,12 +199,14 @@ final class IoUringNetIo implements NetIo {
 
     /**
      * Looks for sockets that received nothing for a while and lets them give their receive
-     * buffers back (see {@link IoUringSocket}); the driver calls it about once a second.
+     * buffers back (see {@link IoUringSocket}), and frees the spare buffers no socket needed since
+     * the last sweep; the driver calls it about once a second.
      *
-     * @return how many sockets started to
+     * @return how many sockets started to give their buffers back
      */
     int sweepIdle() {
         sweeps++;
+        buffers.trim();
         int n = 0;
         for (Slab slab : slabs) {
             for (int i = 0, used = slab.used(); i < used; i++) {
@@ -234,12 +217,6 @@ final class IoUringNetIo implements NetIo {
             }
         }
         return n;
-    }
-
-    void giveBackSendBuffer(Outbound b) {
-        if (spareSendBuffers.size() < SPARE_SEND_BUFFERS) {
-            spareSendBuffers.add(b);
-        }
     }
 
     /**
@@ -299,11 +276,15 @@ final class IoUringNetIo implements NetIo {
         }
     }
 
-    /** The ring is closed: descriptors whose operations never completed are closed now. */
+    /**
+     * The ring is closed: descriptors whose operations never completed are closed now (their
+     * buffers are not freed: see {@link IoUringChannel#release()}), and the spare buffers freed.
+     */
     void closeAll() {
         for (IoUringChannel c : openHandles()) {
             c.release();
         }
+        buffers.clear();
         runReleasedWaiters();
     }
 

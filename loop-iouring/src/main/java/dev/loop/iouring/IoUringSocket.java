@@ -8,6 +8,7 @@ import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketOption;
+import io.netty.util.internal.CleanableDirectBuffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 
@@ -38,8 +39,6 @@ import java.nio.channels.ClosedChannelException;
  * send buffer would too); {@link #abort()} drops them and resets.
  */
 final class IoUringSocket extends IoUringChannel implements IoSocket {
-    static final int MIN_RECV = 2 * 1024;
-    static final int MAX_RECV = 64 * 1024;
     static final int SEND_BUFFER = Outbound.SIZE;
     /** A socket idle for this many sweeps (one to two intervals) gives its receive buffer back. */
     static final int IDLE_SWEEPS = 2;
@@ -140,7 +139,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
                 armReceive();
             }
         }
-        if (write && connected && taken() < SEND_BUFFER) {
+        if (write && connected && room() > 0) {
             reportAgain();
         }
     }
@@ -151,7 +150,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         if (readInterest && (unread() > 0 || eof || failure != null)) {
             ops |= IoReady.READ;
         }
-        if (writeInterest && connected && (taken() < SEND_BUFFER || failure != null)) {
+        if (writeInterest && connected && (room() > 0 || failure != null)) {
             ops |= IoReady.WRITE;
         }
         return ops;
@@ -161,9 +160,9 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         return in == null ? 0 : in.unread();
     }
 
-    /** Bytes taken by {@link #write} and not yet sent. */
-    private int taken() {
-        return out == null ? 0 : out.end;
+    /** Bytes {@link #write} would take now. */
+    private int room() {
+        return out == null ? SEND_BUFFER : out.room();
     }
 
     private boolean wantsReceive() {
@@ -198,19 +197,20 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     /** Starts receiving into {@code buffer}, keeping what the last buffer had learned. */
-    private void receiveInto(ByteBuffer buffer) {
+    private void receiveInto(CleanableDirectBuffer buffer) {
         Inbound last = in;
         in = new Inbound(buffer, fd, data(Ops.RECV));
-        if (last != null) {
+        if (last != null) { // no receive uses it: a resize waits for its bytes to be handed out
             in.socketHasMore = last.socketHasMore;
             in.lastReceiveSweep = last.lastReceiveSweep;
-            net.giveBackReceiveBuffer(last.buffer);
+            net.buffers().giveBackReceive(last.memory);
         }
     }
 
+    /** Gives the receive buffer back; only once no receive is in flight into it. */
     private void releaseReceiveBuffer() {
         if (in != null) {
-            net.giveBackReceiveBuffer(in.buffer);
+            net.buffers().giveBackReceive(in.memory);
             in = null;
         }
     }
@@ -312,7 +312,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             }
             return;
         }
-        receiveInto(net.takeReceiveBuffer());
+        receiveInto(net.buffers().takeReceive(Buffers.MIN));
         Inbound b = in;
         b.lastReceiveSweep = net.sweeps();
         int n;
@@ -361,8 +361,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             } else {
                 b.pos = b.end = 0;
                 if (b.resizeAfterRead != 0) {
-                    int size = b.resizeAfterRead;
-                    receiveInto(size == MIN_RECV ? net.takeReceiveBuffer() : ByteBuffer.allocateDirect(size));
+                    receiveInto(net.buffers().takeReceive(b.resizeAfterRead));
                 }
                 armReceive();
             }
@@ -384,15 +383,17 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     @Override
     public int write(ByteBuffer src) throws IOException {
         checkWritable();
-        int n = Math.min(src.remaining(), SEND_BUFFER - taken());
+        int n = Math.min(src.remaining(), room());
         if (n > 0) {
             if (out == null) {
-                out = net.takeSendBuffer();
+                out = net.buffers().takeSend(n);
+            } else if (out.end + n > out.capacity) {
+                growSendBuffer(out.end + n); // room() allows it only while no send is in flight
             }
             Outbound o = out;
             int limit = src.limit();
             src.limit(src.position() + n);
-            o.buffer.limit(SEND_BUFFER).position(o.end);
+            o.buffer.limit(o.capacity).position(o.end);
             o.buffer.put(src);
             src.limit(limit);
             o.end += n;
@@ -401,6 +402,21 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             }
         }
         return n;
+    }
+
+    /**
+     * Moves what is taken into a buffer that holds {@code bytes}: a socket that sends small
+     * messages keeps a small buffer, one that writes more is given a larger one as it does.
+     */
+    private void growSendBuffer(int bytes) {
+        Outbound old = out;
+        Outbound grown = net.buffers().takeSend(bytes);
+        old.buffer.limit(old.end).position(0);
+        grown.buffer.clear();
+        grown.buffer.put(old.buffer);
+        grown.end = old.end;
+        out = grown;
+        net.buffers().giveBackSend(old);
     }
 
     @Override
@@ -480,7 +496,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     private void giveBackSendBuffer() {
         if (out != null) {
-            net.giveBackSendBuffer(out);
+            net.buffers().giveBackSend(out);
             out = null;
         }
     }

@@ -1,20 +1,24 @@
 package dev.loop.iouring;
 
-import io.netty.channel.unix.Buffer;
 import io.netty.channel.uring.IoUringIoOps;
+import io.netty.util.internal.CleanableDirectBuffer;
 import java.nio.ByteBuffer;
 
 /**
  * A socket's send buffer and the send through it, held only while it holds bytes and then given
- * back to the loop's spares whole ({@link IoUringNetIo#takeSendBuffer}), so neither the buffer nor
- * this state costs an idle socket anything, and a busy one allocates nothing per send. Loop
- * thread only.
+ * back to the loop's spares whole ({@link Buffers#takeSend}), so neither the buffer nor this state
+ * costs an idle socket anything, and a busy one allocates nothing per send. Sized to what it was
+ * taken for, from {@link Buffers#MIN} up to {@link #SIZE}: a socket that sends small messages
+ * holds a small buffer. Loop thread only.
  */
 final class Outbound {
-    static final int SIZE = 64 * 1024;
+    /** The most bytes a socket takes before they are sent, as a kernel's send buffer would. */
+    static final int SIZE = Buffers.MAX;
 
-    final ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
-    final long address = Buffer.memoryAddress(buffer);
+    private final CleanableDirectBuffer memory;
+    final ByteBuffer buffer;
+    final long address;
+    final int capacity;
     /** The send in flight, or 0. */
     long id;
     boolean cancelled;
@@ -30,6 +34,13 @@ final class Outbound {
     private short sendData;
     private int sendLength;
 
+    Outbound(CleanableDirectBuffer memory) {
+        this.memory = memory;
+        this.buffer = memory.buffer();
+        this.address = memory.memoryAddress();
+        this.capacity = buffer.capacity();
+    }
+
     /** A send of {@code [0, sending)} on {@code fd}, tagged {@code data}; the last one if it matches. */
     IoUringIoOps sendOps(int fd, short data) {
         IoUringIoOps ops = sendOps;
@@ -43,6 +54,11 @@ final class Outbound {
         return ops;
     }
 
+    /** Room left for bytes taken now: a buffer the kernel reads from cannot be exchanged for a larger one. */
+    int room() {
+        return (id != 0 ? capacity : SIZE) - end;
+    }
+
     /** Empty again, for the next socket that sends. */
     Outbound reset() {
         id = 0;
@@ -51,5 +67,10 @@ final class Outbound {
         end = 0;
         buffer.clear();
         return this;
+    }
+
+    /** Frees the memory: no send uses it, and nothing will again. */
+    void free() {
+        memory.clean();
     }
 }

@@ -114,6 +114,26 @@ class IdleReceiveBufferTest {
         readAll(sent);
     }
 
+    @Test
+    void buffersGoBackOnlyOnceTheirReceivesCompletedAndAreFreedWhenNoLongerNeeded() throws IOException {
+        byte[][] sent = sendFromEveryClient(100);
+        readAll(sent);
+        Buffers buffers = net.buffers();
+        assertEquals(CONNECTIONS, holding(), "each socket has a receive in flight into its buffer");
+        long givenBack = buffers.givenBack;
+        for (IoUringSocket s : accepted) {
+            s.close(); // a receive is in flight: its buffer may not go back yet
+        }
+        assertEquals(givenBack, buffers.givenBack, "no buffer goes back before its cancelled receive completed");
+        pollUntil(() -> buffers.givenBack == givenBack + CONNECTIONS, "every cancelled receive completed");
+        assertEquals(buffers.live(), buffers.spares(), "no socket holds a buffer: every one left is spare");
+        net.sweepIdle(); // the interval in which nothing took a spare starts
+        net.sweepIdle();
+        assertEquals(0, buffers.spares(), "spares no socket needed for an interval are freed");
+        assertEquals(0, buffers.live(), "every buffer allocated was freed");
+        accepted.clear();
+    }
+
     private int holding() {
         int n = 0;
         for (IoUringSocket s : accepted) {

@@ -1,0 +1,134 @@
+package dev.loop.iouring;
+
+import io.netty.util.internal.CleanableDirectBuffer;
+import io.netty.util.internal.PlatformDependent;
+
+/**
+ * The loop's receive and send buffers: native memory allocated and freed by this backend, sizes in
+ * powers of two from {@link #MIN} to {@link #MAX}, spares of each size kept in a bounded pool
+ * ({@link Spares}). Not thread-safe: loop thread only.
+ *
+ * <p>A buffer is given back only when no operation of the ring uses it any more (its receive or
+ * send completed, or was cancelled and the cancellation completed): the kernel writes into a
+ * receive buffer, and reads a send buffer, until the operation's completion. A buffer still in
+ * use when the ring closed undrained is never given back, and so never freed: leaking it is the
+ * only safe choice.
+ *
+ * <p>Netty allocates the memory ({@link PlatformDependent#allocateDirect(int)}) and frees it when
+ * asked ({@link CleanableDirectBuffer#clean()}), with whatever the running JDK offers for that;
+ * a buffer from {@code ByteBuffer.allocateDirect} could be freed only by a collection.
+ */
+final class Buffers {
+    static final int MIN = 2 * 1024;
+    static final int MAX = 64 * 1024;
+    private static final int SIZES = Integer.numberOfTrailingZeros(MAX / MIN) + 1;
+    /**
+     * Bytes of spares kept per size and direction: many small spares (a burst of new connections
+     * each receives a little), few large ones (a large buffer is for a bulk transfer, which keeps
+     * it while busy anyway).
+     */
+    private static final int SPARE_BYTES = 1024 * 1024;
+
+    private final Spares<CleanableDirectBuffer>[] receive;
+    private final Spares<Outbound>[] send;
+    /** Buffers allocated so far (for tests and figures); those live are this less those freed. */
+    long allocated;
+    /** Receive buffers given back, freed as they went or kept as spares (for tests). */
+    long givenBack;
+
+    @SuppressWarnings("unchecked")
+    Buffers() {
+        receive = new Spares[SIZES];
+        send = new Spares[SIZES];
+        for (int i = 0; i < SIZES; i++) {
+            int bound = SPARE_BYTES / (MIN << i);
+            receive[i] = new Spares<>(bound, CleanableDirectBuffer::clean);
+            send[i] = new Spares<>(bound, Outbound::free);
+        }
+    }
+
+    /** The size a buffer for {@code bytes} takes: the smallest power of two that holds them, within [MIN, MAX]. */
+    static int sizeFor(int bytes) {
+        if (bytes <= MIN) {
+            return MIN;
+        }
+        return Math.min(MAX, Integer.highestOneBit(bytes - 1) << 1);
+    }
+
+    private static int index(int size) {
+        return Integer.numberOfTrailingZeros(size / MIN);
+    }
+
+    /** A receive buffer of {@code size} (a power of two within [MIN, MAX]), cleared. */
+    CleanableDirectBuffer takeReceive(int size) {
+        CleanableDirectBuffer b = receive[index(size)].poll();
+        if (b == null) {
+            allocated++;
+            return PlatformDependent.allocateDirect(size);
+        }
+        b.buffer().clear();
+        return b;
+    }
+
+    /** A receive buffer no operation uses any more. */
+    void giveBackReceive(CleanableDirectBuffer b) {
+        givenBack++;
+        receive[index(b.buffer().capacity())].giveBack(b);
+    }
+
+    /** An empty send buffer that holds at least {@code bytes} (at most {@link #MAX}). */
+    Outbound takeSend(int bytes) {
+        int size = sizeFor(bytes);
+        Outbound o = send[index(size)].poll();
+        if (o == null) {
+            allocated++;
+            return new Outbound(PlatformDependent.allocateDirect(size));
+        }
+        return o.reset();
+    }
+
+    /** A send buffer whose send completed (or never started). */
+    void giveBackSend(Outbound o) {
+        send[index(o.capacity)].giveBack(o);
+    }
+
+    /** Frees spares no take needed since the last trim; returns how many. */
+    int trim() {
+        int n = 0;
+        for (int i = 0; i < SIZES; i++) {
+            n += receive[i].trim() + send[i].trim();
+        }
+        return n;
+    }
+
+    /** Frees every spare: the loop is closing. */
+    void clear() {
+        for (int i = 0; i < SIZES; i++) {
+            receive[i].clear();
+            send[i].clear();
+        }
+    }
+
+    /** Buffers allocated and not freed: held by sockets, or spare. */
+    long live() {
+        long freed = 0;
+        for (int i = 0; i < SIZES; i++) {
+            freed += receive[i].freed + send[i].freed;
+        }
+        return allocated - freed;
+    }
+
+    /** Spare buffers held now, of every size and both directions. */
+    int spares() {
+        int n = 0;
+        for (int i = 0; i < SIZES; i++) {
+            n += receive[i].size() + send[i].size();
+        }
+        return n;
+    }
+
+    /** The most spares kept of one receive size (for tests). */
+    static int receiveBound(int size) {
+        return SPARE_BYTES / size;
+    }
+}

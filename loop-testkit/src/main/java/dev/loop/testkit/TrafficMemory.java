@@ -1,0 +1,217 @@
+package dev.loop.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * What traffic costs an echo server in resident memory, measured from outside: a {@link FaultServer}
+ * in a child JVM, and rounds of blocking clients from this process that connect, each echo a
+ * message a number of times, and close. The child's RSS is read from {@code /proc} before the
+ * first round, while each round's connections are open, and once they are closed. Used by
+ * {@link TrafficMemoryContract}, and runnable on its own for the full-size figures:
+ *
+ * <pre>
+ * java [the suite's JVM flags] -cp [its class path] dev.loop.testkit.TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES
+ * </pre>
+ */
+public final class TrafficMemory {
+    static final int MESSAGE = 1024;
+    /** How long a closed round may take to give its memory back (an idle sweep is one to two seconds). */
+    static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(4);
+    static final List<String> CHILD_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
+            "-XX:MaxDirectMemorySize=4g");
+    /** A first round before the baseline: classes loaded and hot paths compiled. */
+    static final int WARM_UP = 500;
+
+    private TrafficMemory() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 4) {
+            System.err.println("usage: TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES");
+            System.exit(2);
+        }
+        int connections = Integer.parseInt(args[1]);
+        int rounds = Integer.parseInt(args[2]);
+        int echoes = Integer.parseInt(args[3]);
+        try (Server server = Server.start(args[0])) {
+            server.round(WARM_UP, 1, 0);
+            server.settled();
+            long base = server.rssKiB();
+            System.out.printf("[%s] %d connections x %d echoes of %d bytes, %d rounds; RSS before %.1f MiB, %d descriptors%n",
+                    args[0], connections, echoes, MESSAGE, rounds, base / 1024.0, server.fds());
+            for (int r = 1; r <= rounds; r++) {
+                // the whole settling time: what is given back by then
+                Round round = server.round(connections, echoes, 0);
+                System.out.printf("[%s] round %d: RSS open %.1f MiB (%.2f KiB per connection), after close %.1f MiB"
+                                + " (%+.1f MiB from before); descriptors %d; %d ms%n", args[0], r, round.openKiB / 1024.0,
+                        (round.openKiB - base) / (double) connections, round.closedKiB / 1024.0,
+                        (round.closedKiB - base) / 1024.0, round.fds, round.millis);
+            }
+        }
+    }
+
+    /** One round's figures: RSS with its connections open and after they closed, in KiB. */
+    record Round(long openKiB, long closedKiB, long fds, long millis) {
+    }
+
+    /** The echo server in its child JVM. */
+    static final class Server implements AutoCloseable {
+        final Process process;
+        final int port;
+        final List<String> stderr;
+        /** What the child holds when idle; taken again after a warm-up round ({@link #settled()}). */
+        long baselineFds;
+
+        private Server(Process process, int port, List<String> stderr) throws IOException {
+            this.process = process;
+            this.port = port;
+            this.stderr = stderr;
+            this.baselineFds = fds();
+        }
+
+        /** Starts {@link FaultServer} on {@code backend} with this JVM's executable, flags and class path. */
+        static Server start(String backend) throws IOException, InterruptedException {
+            String java = ProcessHandle.current().info().command()
+                    .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+            List<String> cmd = new ArrayList<>(List.of(java));
+            for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                if (!flag.startsWith("-agentlib:jdwp") && !flag.startsWith("-javaagent")) {
+                    cmd.add(flag);
+                }
+            }
+            // The heap is fixed and resident from the start, so RSS beyond the baseline is memory
+            // outside it: without this, a heap growing into its default limit hides what the
+            // backend keeps. Direct memory may grow as far as on a large default heap, where no
+            // limit forces the collection that would free the JDK's direct buffers.
+            cmd.addAll(CHILD_FLAGS);
+            cmd.addAll(List.of("-cp", cp, FaultServer.class.getName(), backend, "quiet"));
+            Process p = new ProcessBuilder(cmd).start();
+            List<String> err = new CopyOnWriteArrayList<>();
+            Thread.ofVirtual().start(() -> p.errorReader().lines().forEach(err::add));
+            var out = p.inputReader();
+            CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            String line;
+            try {
+                line = first.get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                p.destroyForcibly();
+                throw new AssertionError("the child server did not start: " + err, e);
+            }
+            if (line == null || !line.startsWith("listening ")) {
+                p.destroyForcibly();
+                throw new AssertionError("the child server did not start (" + line + "): " + String.join("\n", err));
+            }
+            Thread.ofVirtual().start(() -> out.lines().forEach(l -> { }));
+            Server s = new Server(p, Integer.parseInt(line.substring("listening ".length()).trim()), err);
+            Thread.sleep(500); // let start-up compilation and logging settle before the baseline
+            return s;
+        }
+
+        /**
+         * Runs one round: opens {@code connections} clients, each echoes {@link #MESSAGE} bytes
+         * {@code echoes} times (all write, then all read, so the server holds every connection's
+         * bytes at once), then closes them all and waits for the child's descriptors to be back and
+         * its RSS to fall to {@code settleToKiB} (or {@link #SETTLE_NANOS} to pass).
+         */
+        Round round(int connections, int echoes, long settleToKiB) throws IOException, InterruptedException {
+            long start = System.nanoTime();
+            byte[] msg = new byte[MESSAGE];
+            Arrays.fill(msg, (byte) 'x');
+            byte[] back = new byte[MESSAGE];
+            List<Socket> open = new ArrayList<>(connections);
+            long openKiB;
+            try {
+                for (int i = 0; i < connections; i++) {
+                    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+                    s.setSoTimeout(20_000);
+                    open.add(s);
+                }
+                for (int e = 0; e < echoes; e++) {
+                    for (Socket s : open) {
+                        s.getOutputStream().write(msg);
+                    }
+                    for (Socket s : open) {
+                        readFully(s.getInputStream(), back);
+                    }
+                }
+                openKiB = rssKiB();
+            } finally {
+                for (Socket s : open) {
+                    s.close();
+                }
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long fds;
+            while ((fds = fds()) > baselineFds && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            long settle = System.nanoTime() + SETTLE_NANOS;
+            long closedKiB;
+            while ((closedKiB = rssKiB()) > settleToKiB && System.nanoTime() < settle) {
+                Thread.sleep(50);
+            }
+            return new Round(openKiB, closedKiB, fds, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+
+        private void readFully(InputStream in, byte[] into) throws IOException {
+            for (int at = 0; at < into.length; ) {
+                int n = in.read(into, at, into.length - at);
+                if (n < 0) {
+                    throw new IOException("the server ended a connection before echoing; its standard error:\n"
+                            + String.join("\n", stderr));
+                }
+                at += n;
+            }
+        }
+
+        /** Takes the idle descriptor count again: start-up may hold files it has closed since. */
+        void settled() throws IOException {
+            baselineFds = fds();
+        }
+
+        /** The child's resident set, in KiB ({@code VmRSS} of {@code /proc/PID/status}). */
+        long rssKiB() throws IOException {
+            for (String l : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (l.startsWith("VmRSS:")) {
+                    return Long.parseLong(l.substring(6).replace("kB", "").trim());
+                }
+            }
+            throw new IOException("no VmRSS for the child " + process.pid());
+        }
+
+        long fds() throws IOException {
+            try (Stream<Path> s = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+                return s.count();
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}
