@@ -8,7 +8,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -55,19 +54,9 @@ public final class Async {
             // just before this registers, the loop may have stopped (runUntilComplete returns once
             // it is done) and would never run a callback added now.
             CountDownLatch done = new CountDownLatch(1);
-            if (future instanceof DefaultPromise<T> d) {
-                d.relayTo(f -> done.countDown());
-            } else {
-                future.onDone(f -> done.countDown());
-            }
+            DefaultPromise.of(future).relayTo(f -> done.countDown());
             try {
-                if (future instanceof DefaultPromise<?>) {
-                    done.await();
-                } else {
-                    while (!done.await(100, TimeUnit.MILLISECONDS) && !future.isDone()) {
-                        // another kind of future relies on its loop: look again now and then
-                    }
-                }
+                done.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 CancellationException c = new CancellationException("interrupted while awaiting " + future);

@@ -67,10 +67,11 @@ public abstract class Engine {
     }
 
     /**
-     * The engine behind {@code loop}, for the layers built on the engine inside loop-api: every loop
-     * from {@code Loops.open} is one.
+     * The engine behind {@code loop}, for the layers built on the engine inside loop-api. Every
+     * {@code dev.loop.Loop} is one: that interface is sealed and its one implementation extends
+     * this class, so no user's class can reach here posing as a loop.
      *
-     * @throws IllegalArgumentException for any other object
+     * @throws IllegalArgumentException for an object that is not a loop
      */
     public static Engine of(Object loop) {
         if (loop instanceof Engine e) {
