@@ -191,6 +191,50 @@ public final class Async {
     }
 
     /**
+     * {@link #timeout(Duration, TaskBody)} that declares what the body may throw, as
+     * {@link #await(LoopFuture, Class)} does, so a task can catch a checked exception of the body
+     * by its type:
+     *
+     * <pre>{@code
+     * try {
+     *     reply = Async.timeout(Duration.ofSeconds(5), IOException.class, () -> exchange(conn));
+     * } catch (TimeoutException e) {
+     *     ...
+     * } catch (IOException e) {
+     *     ...
+     * }
+     * }</pre>
+     *
+     * <p>The body's exception comes out as the same object when it is an {@code X}, a
+     * {@link RuntimeException} or an {@link Error} (a cancellation of the task by someone else
+     * included); any other checked exception, which the caller did not declare, comes wrapped in
+     * a {@link CompletionException}. The deadline passing is a {@link TimeoutException}, as ever.
+     *
+     * @param rethrown the checked exceptions of the body to rethrow as they are
+     * @throws TimeoutException if the deadline passed and the body ended cancelled
+     * @throws X                the body's exception when it is an {@code X}
+     */
+    public static <T, X extends Exception> T timeout(Duration delay, Class<X> rethrown, TaskBody<T> body)
+            throws TimeoutException, X {
+        Objects.requireNonNull(body, "body");
+        return timeout(delay, rethrown, t -> body.call());
+    }
+
+    /** {@link #timeout(Duration, Class, TaskBody)} whose body gets the {@link Timeout}. */
+    public static <T, X extends Exception> T timeout(Duration delay, Class<X> rethrown, Timeout.Body<T> body)
+            throws TimeoutException, X {
+        Objects.requireNonNull(rethrown, "rethrown");
+        Objects.requireNonNull(body, "body");
+        try {
+            return Timeout.run(task("timeout"), delay, body);
+        } catch (TimeoutException e) {
+            throw e; // declared: the deadline's, or the body's own
+        } catch (Throwable t) {
+            throw declared(t, rethrown);
+        }
+    }
+
+    /**
      * A future that completes like {@code inner} but whose cancellation leaves {@code inner}
      * running: awaiting it from a task that gets cancelled cancels only the shield (asyncio's
      * {@code shield}). If the shield was cancelled (every task awaiting it was) and {@code inner}
