@@ -59,10 +59,16 @@ if [ -z "$java_bin" ]; then
 fi
 
 echo "run.sh: using $java_bin" >&2
+# JCTools and Netty use sun.misc.Unsafe, which JDK 23+ warns about at every start unless allowed;
+# JDK 21 and 22 refuse the flag, so it is passed only to a JDK that knows it.
+quiet=""
+if [ "$(feature_version "$java_bin")" -ge 23 ]; then
+    quiet="--sun-misc-unsafe-memory-access=allow"
+fi
 if [ "${1:-}" = "compare" ]; then
     shift
     # -cp ignores the manifest's Add-Exports and Enable-Native-Access: pass them here.
-    exec "$java_bin" --enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.vm=ALL-UNNAMED \
+    exec "$java_bin" --enable-native-access=ALL-UNNAMED $quiet --add-exports java.base/jdk.internal.vm=ALL-UNNAMED \
         "-Dcompare.invocation=loop-bench/run.sh compare" -cp "$jar" dev.loop.bench.compare.Compare "$@"
 fi
-exec "$java_bin" -jar "$jar" "$@"
+exec "$java_bin" $quiet -jar "$jar" "$@"

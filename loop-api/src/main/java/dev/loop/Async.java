@@ -8,7 +8,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -55,19 +54,9 @@ public final class Async {
             // just before this registers, the loop may have stopped (runUntilComplete returns once
             // it is done) and would never run a callback added now.
             CountDownLatch done = new CountDownLatch(1);
-            if (future instanceof DefaultPromise<T> d) {
-                d.relayTo(f -> done.countDown());
-            } else {
-                future.onDone(f -> done.countDown());
-            }
+            DefaultPromise.of(future).relayTo(f -> done.countDown());
             try {
-                if (future instanceof DefaultPromise<?>) {
-                    done.await();
-                } else {
-                    while (!done.await(100, TimeUnit.MILLISECONDS) && !future.isDone()) {
-                        // another kind of future relies on its loop: look again now and then
-                    }
-                }
+                done.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 CancellationException c = new CancellationException("interrupted while awaiting " + future);
@@ -199,6 +188,50 @@ public final class Async {
     public static <T> T timeout(Duration delay, Timeout.Body<T> body) throws TimeoutException {
         Objects.requireNonNull(body, "body");
         return Timeout.run(task("timeout"), delay, body);
+    }
+
+    /**
+     * {@link #timeout(Duration, TaskBody)} that declares what the body may throw, as
+     * {@link #await(LoopFuture, Class)} does, so a task can catch a checked exception of the body
+     * by its type:
+     *
+     * <pre>{@code
+     * try {
+     *     reply = Async.timeout(Duration.ofSeconds(5), IOException.class, () -> exchange(conn));
+     * } catch (TimeoutException e) {
+     *     ...
+     * } catch (IOException e) {
+     *     ...
+     * }
+     * }</pre>
+     *
+     * <p>The body's exception comes out as the same object when it is an {@code X}, a
+     * {@link RuntimeException} or an {@link Error} (a cancellation of the task by someone else
+     * included); any other checked exception, which the caller did not declare, comes wrapped in
+     * a {@link CompletionException}. The deadline passing is a {@link TimeoutException}, as ever.
+     *
+     * @param rethrown the checked exceptions of the body to rethrow as they are
+     * @throws TimeoutException if the deadline passed and the body ended cancelled
+     * @throws X                the body's exception when it is an {@code X}
+     */
+    public static <T, X extends Exception> T timeout(Duration delay, Class<X> rethrown, TaskBody<T> body)
+            throws TimeoutException, X {
+        Objects.requireNonNull(body, "body");
+        return timeout(delay, rethrown, t -> body.call());
+    }
+
+    /** {@link #timeout(Duration, Class, TaskBody)} whose body gets the {@link Timeout}. */
+    public static <T, X extends Exception> T timeout(Duration delay, Class<X> rethrown, Timeout.Body<T> body)
+            throws TimeoutException, X {
+        Objects.requireNonNull(rethrown, "rethrown");
+        Objects.requireNonNull(body, "body");
+        try {
+            return Timeout.run(task("timeout"), delay, body);
+        } catch (TimeoutException e) {
+            throw e; // declared: the deadline's, or the body's own
+        } catch (Throwable t) {
+            throw declared(t, rethrown);
+        }
     }
 
     /**

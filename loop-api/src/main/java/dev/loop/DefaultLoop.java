@@ -6,6 +6,7 @@ import dev.loop.spi.IoHandler;
 import dev.loop.spi.TimerQueue;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -80,6 +81,31 @@ final class DefaultLoop extends Engine implements Loop {
     @Override
     public <T> T run(TaskBody<T> body) {
         return tasks.run(body);
+    }
+
+    @Override
+    public <T> LoopFuture<T> offload(TaskBody<T> blocking) {
+        Objects.requireNonNull(blocking, "blocking");
+        if (isClosed()) {
+            throw new RejectedExecutionException("loop is closed (backend " + backendName()
+                    + "): cannot offload " + blocking);
+        }
+        DefaultPromise<T> p = new DefaultPromise<>(this);
+        Thread worker = Thread.ofVirtual().name("loop-offload").start(() -> {
+            try {
+                p.tryComplete(blocking.call());
+            } catch (Throwable t) {
+                p.tryFail(t);
+            }
+        });
+        // Run where the cancel happens, not on the loop: the interrupt need not wait for an
+        // iteration, and a result arriving after the loop closed leaves no callback behind.
+        p.relayTo(f -> {
+            if (f.isCancelled()) {
+                worker.interrupt();
+            }
+        });
+        return p;
     }
 
     // ---------------------------------------------------------------- running

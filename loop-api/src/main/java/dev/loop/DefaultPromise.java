@@ -16,8 +16,10 @@ import java.util.function.Consumer;
  * in one {@link Loop#callSoon} of the promise itself, so create + one callback + complete allocates
  * nothing but the promise (and the callback the caller wrote). Internal {@link Relay}s are the
  * exception: they run on the completing thread.
+ *
+ * <p>Every {@link LoopFuture} is one ({@link LoopTask} is the only subclass): see {@link #of}.
  */
-class DefaultPromise<T> implements Promise<T>, Runnable {
+sealed class DefaultPromise<T> implements Promise<T>, Runnable permits LoopTask {
     private static final Object NULL = new Object();
     /** The result of a future cancelled without a reason; one with a reason gets its own. */
     private static final Cancelled CANCELLED = new Cancelled(null);
@@ -45,6 +47,22 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
 
     DefaultPromise(Loop loop) {
         this.loop = Objects.requireNonNull(loop, "loop");
+    }
+
+    /**
+     * {@code f} as what it always is, a promise of the loop: {@link LoopFuture} is sealed and its
+     * only implementations are this class and its subclass, so the switch is exhaustive without a
+     * default, and a new kind of future would fail to compile here rather than at run time.
+     */
+    static <T> DefaultPromise<T> of(LoopFuture<T> f) {
+        return switch (f) {
+            case Promise<T> p -> switch (p) {
+                case DefaultPromise<T> d -> d;
+            };
+            case Task<T> t -> switch (t) {
+                case LoopTask<T> task -> task;
+            };
+        };
     }
 
     /** A failure; in debug mode with the tracker that reports it if nobody ever reads it. */
@@ -406,8 +424,8 @@ class DefaultPromise<T> implements Promise<T>, Runnable {
         return new CancellationException(label() + " was cancelled" + (reason == null ? "" : ": " + reason));
     }
 
-    /** The reason given to {@link #cancel(String)}, or null (also when not cancelled). */
-    protected final String cancelReason() {
+    @Override
+    public final String cancelReason() {
         return state instanceof Cancelled c ? c.reason() : null;
     }
 

@@ -5,28 +5,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 /**
- * What tasks need to do with futures beyond the public API: cancel what a cancelled task awaited,
- * and follow a future of another loop on the task's own loop; and the combinators of
- * {@link LoopFuture}. Package-private helpers; thread safety as each method says.
+ * What tasks need to do with futures beyond the public API: follow a future of another loop on
+ * the task's own loop; and the combinators of {@link LoopFuture}. Package-private helpers; thread safety as each method says.
  */
 final class Futures {
     private Futures() {
-    }
-
-    /** Cancels what a cancelled task was waiting for; false if it cannot (done, or not cancellable). */
-    static boolean cancel(LoopFuture<?> f, String reason) {
-        if (f instanceof Task<?> task) {
-            return task.cancel(reason);
-        }
-        if (f instanceof Promise<?> p) {
-            return p.cancel(reason);
-        }
-        return false;
-    }
-
-    /** Whether {@link #cancel} can cancel {@code f} while it is pending. */
-    static boolean cancellable(LoopFuture<?> f) {
-        return f instanceof Task<?> || f instanceof Promise<?>;
     }
 
     /**
@@ -41,17 +24,10 @@ final class Futures {
      */
     static <V> LoopFuture<V> marshal(LoopFuture<V> f, Loop loop) {
         Promise<V> p = loop.newPromise();
-        if (f instanceof DefaultPromise<V> d) {
-            d.relayTo(done -> relay(done, p));
-        } else {
-            f.onDone(done -> copy(done, p));
-            if (f.isDone()) {
-                relay(f, p); // done meanwhile: do not count on its loop running the callback
-            }
-        }
+        DefaultPromise.of(f).relayTo(done -> relay(done, p));
         p.onDone(d -> {
             if (d.isCancelled() && !f.isDone()) {
-                cancel(f, null);
+                f.cancel(d.cancelReason());
             }
         });
         return p;
@@ -69,17 +45,12 @@ final class Futures {
     /** Completes {@code to} as {@code from} is done: value, exception or cancellation (with its reason). */
     static <V> void copy(LoopFuture<V> from, Promise<V> to) {
         if (from.isCancelled()) {
-            to.cancel(reason(from));
+            to.cancel(from.cancelReason());
         } else if (from.isSuccess()) {
             to.tryComplete(from.result());
         } else {
             to.tryFail(from.exception());
         }
-    }
-
-    /** The reason {@code f} was cancelled with, or null. */
-    static String reason(LoopFuture<?> f) {
-        return f instanceof DefaultPromise<?> d ? d.cancelReason() : null;
     }
 
     // ------------------------------------------------------------------ combinators (callbacks on the loop)
@@ -124,7 +95,7 @@ final class Futures {
             LoopFuture<U> local = next.loop() == loop ? next : marshal(next, loop);
             upstream[0] = local;
             if (to.isCancelled()) {
-                cancel(local, reason(to)); // cancelled while fn ran
+                local.cancel(to.cancelReason()); // cancelled while fn ran
             } else {
                 local.onDone(n -> copy(n, to));
             }
@@ -132,7 +103,7 @@ final class Futures {
         to.onDone(d -> {
             LoopFuture<?> u = upstream[0];
             if (d.isCancelled() && !u.isDone()) {
-                cancel(u, reason(d));
+                u.cancel(d.cancelReason());
             }
         });
         return to;
@@ -143,7 +114,7 @@ final class Futures {
         Promise<T> to = from.loop().newPromise();
         from.onDone(f -> {
             if (f.isCancelled()) {
-                to.cancel(reason(f));
+                to.cancel(f.cancelReason());
             } else if (f.isSuccess()) {
                 to.tryComplete(f.result());
             } else {
@@ -164,7 +135,7 @@ final class Futures {
     /** Passes a cancellation or failure of {@code f} on to {@code to}; false if {@code f} has a value. */
     private static boolean passFailure(LoopFuture<?> f, Promise<?> to) {
         if (f.isCancelled()) {
-            to.cancel(reason(f));
+            to.cancel(f.cancelReason());
             return true;
         }
         if (!f.isSuccess()) {
@@ -178,7 +149,7 @@ final class Futures {
     private static void cancelWith(LoopFuture<?> derived, LoopFuture<?> source) {
         derived.onDone(d -> {
             if (d.isCancelled() && !source.isDone()) {
-                cancel(source, reason(d));
+                source.cancel(d.cancelReason());
             }
         });
     }

@@ -22,9 +22,12 @@ import java.util.concurrent.RejectedExecutionException;
  * closes, the closing thread may still submit: its callbacks run, its timers are cancelled at
  * once (timers cannot outlive the loop), its tasks are cancelled before they start.
  *
- * <p>Obtain one from {@link Loops#open()}.
+ * <p>Obtain one from {@link Loops#open()} (or a {@link LoopGroup}). Sealed: the loop's futures,
+ * tasks and the layers on it (sockets, timers) work on the loop they were made by, so a loop is
+ * always one of this library's; to add behaviour around one, wrap it in a class of your own that
+ * holds it rather than implementing this interface.
  */
-public interface Loop extends Executor, AutoCloseable {
+public sealed interface Loop extends Executor, AutoCloseable permits DefaultLoop {
 
     /**
      * Schedules {@code callback} to run in a later iteration, after every callback already
@@ -97,29 +100,7 @@ public interface Loop extends Executor, AutoCloseable {
      *
      * @throws RejectedExecutionException if the loop is closed
      */
-    default <T> LoopFuture<T> offload(TaskBody<T> blocking) {
-        java.util.Objects.requireNonNull(blocking, "blocking");
-        if (isClosed()) {
-            throw new RejectedExecutionException("loop is closed (backend " + backendName()
-                    + "): cannot offload " + blocking);
-        }
-        DefaultPromise<T> p = new DefaultPromise<>(this);
-        Thread worker = Thread.ofVirtual().name("loop-offload").start(() -> {
-            try {
-                p.tryComplete(blocking.call());
-            } catch (Throwable t) {
-                p.tryFail(t);
-            }
-        });
-        // Run where the cancel happens, not on the loop: the interrupt need not wait for an
-        // iteration, and a result arriving after the loop closed leaves no callback behind.
-        p.relayTo(f -> {
-            if (f.isCancelled()) {
-                worker.interrupt();
-            }
-        });
-        return p;
-    }
+    <T> LoopFuture<T> offload(TaskBody<T> blocking);
 
     /**
      * The loop running on this thread: the caller is one of its callbacks or tasks.

@@ -11,14 +11,20 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The read side of an asyncio-style future bound to a {@link Loop}: pending, then done with a
- * value, done with an exception, or cancelled. Thread-safe.
+ * An asyncio-style future bound to a {@link Loop}: pending, then done with a value, done with an
+ * exception, or cancelled. Thread-safe.
  *
  * <p>Callbacks added with {@link #onDone} always run on the loop, scheduled with
  * {@link Loop#callSoon}: never inline in the thread that completes the future, and never inline in
  * {@code onDone} when the future is already done.
+ *
+ * <p>Sealed: every future is a {@link Promise} (from {@link Loop#newPromise()}) or a {@link Task}
+ * (from {@link Loop#spawn}), both made by the loop. Awaiting, marshalling between loops and
+ * cancelling rely on what only the loop's own futures do (waking a task where the future
+ * completes, handing a cancellation on with its reason); a future of another library enters
+ * through {@link #from(CompletionStage, Loop)}.
  */
-public interface LoopFuture<T> {
+public sealed interface LoopFuture<T> permits Promise, Task {
 
     /** The loop this future's callbacks run on. */
     Loop loop();
@@ -34,6 +40,32 @@ public interface LoopFuture<T> {
 
     /** Done with a value. */
     boolean isSuccess();
+
+    /**
+     * Cancels the future if it is pending (asyncio's {@code Future.cancel()}): a promise is done
+     * cancelled at once and its callbacks run with {@link #isCancelled()} true; a task is asked to
+     * stop (see {@link Task#cancel()}).
+     *
+     * @return false if it was already done
+     */
+    boolean cancel();
+
+    /**
+     * {@link #cancel()}, giving a reason that every {@link CancellationException} coming from this
+     * future carries in its message ({@link #result()}, {@link #exception()}, an awaiting task's),
+     * and that is handed on with the cancellation to what this future waits for.
+     *
+     * @param reason why, for messages; null for none
+     * @return false if it was already done
+     */
+    boolean cancel(String reason);
+
+    /**
+     * The reason this future was cancelled with ({@link #cancel(String)}), or null: not
+     * cancelled, or cancelled without one. Derived futures ({@link #map}, {@link #all}, ...) and
+     * futures a cancellation is handed on to keep the reason.
+     */
+    String cancelReason();
 
     /**
      * The value. Throws the future's exception itself (the same object, checked or not, as
@@ -82,13 +114,11 @@ public interface LoopFuture<T> {
                 cf.completeExceptionally(f.exception());
             }
         });
-        if (this instanceof Promise<T> p) {
-            cf.whenComplete((v, e) -> {
-                if (cf.isCancelled()) {
-                    p.cancel();
-                }
-            });
-        }
+        cf.whenComplete((v, e) -> {
+            if (cf.isCancelled()) {
+                cancel();
+            }
+        });
         return cf;
     }
 
@@ -178,10 +208,10 @@ public interface LoopFuture<T> {
         boolean[] childCancelled = {false};
         all.onDone(done -> {
             if (done.isCancelled() && !childCancelled[0]) {
-                String reason = done instanceof DefaultPromise<?> d ? d.cancelReason() : null;
+                String reason = done.cancelReason();
                 for (LoopFuture<?> f : futures) {
                     if (!f.isDone()) {
-                        Futures.cancel(f, reason);
+                        f.cancel(reason);
                     }
                 }
             }

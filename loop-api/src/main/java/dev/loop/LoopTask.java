@@ -223,9 +223,6 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         if (g.isDone()) {
             return g.result(); // the other loop's future completed meanwhile
         }
-        if (mustCancel && !Futures.cancellable(g)) {
-            resumed(); // cancelled while running, and nothing to hand it to: it ends here
-        }
         waitingOn = g;
         state = WAITING;
         g.onDone(this);
@@ -334,7 +331,7 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         undelivered++;
         mustCancel = true;
         if (state == WAITING) {
-            wakeNow(); // what we await is done already, or not ours to cancel: abandoned
+            wakeNow(); // what we await is done already: abandoned
         } else if (state == SLEEPING) {
             sleepTimer.cancel();
             wakeNow();
@@ -345,10 +342,10 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
 
     /**
      * Hands the cancellation on to the future the task awaits, as asyncio does: it is cancelled,
-     * and the task wakes when it is done. False if it cannot be (done, or not ours to cancel).
+     * and the task wakes when it is done. False if it cannot be (done already).
      */
     private boolean handOn() {
-        if (!Futures.cancel(waitingOn, cancelReason)) {
+        if (!waitingOn.cancel(cancelReason)) {
             return false;
         }
         handedOn = true;

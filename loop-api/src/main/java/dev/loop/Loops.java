@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -34,6 +36,11 @@ public final class Loops {
     private static final System.Logger LOG = System.getLogger("dev.loop.Loops");
     /** A ServiceLoader iterator may keep failing on a broken entry; stop looking after this many. */
     private static final int MAX_PROVIDER_ERRORS = 32;
+    /**
+     * The backend choices by priority already announced at INFO: once per process per choice, so a
+     * loop group of many loops, or a program opening loops over and over, says it once.
+     */
+    private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
 
     private Loops() {
     }
@@ -56,6 +63,14 @@ public final class Loops {
         } catch (Exception | LinkageError e) {
             throw new IllegalStateException("backend " + backend.info.name() + " failed to open: " + e, e);
         }
+        if (backend.byPriority) {
+            String choice = "backend " + backend.info.name() + " chosen by priority, as no backend was named "
+                    + "(LoopOptions.withBackend, -D" + BACKEND_PROPERTY + ", $" + BACKEND_ENV + "): " + backend.why;
+            if (ANNOUNCED.add(choice)) {
+                // Said once: with the native jars missing, the loop would otherwise fall back in silence.
+                LOG.log(System.Logger.Level.INFO, choice);
+            }
+        }
         LOG.log(System.Logger.Level.DEBUG, () -> "opening a loop on backend " + backend.info.name() + " ("
                 + backend.why + ") with timers " + timers.info.name() + " (" + timers.why + ")");
         return new DefaultLoop(io, backend.info.name(), queue, timers.info.name(), options);
@@ -68,7 +83,13 @@ public final class Loops {
 
     private record Candidate<P>(P provider, ProviderInfo info) { }
 
-    private record Found<P>(P provider, ProviderInfo info, String why) { }
+    /** The provider chosen, why, and whether by priority (no name given). */
+    private record Found<P>(P provider, ProviderInfo info, String why, boolean byPriority) { }
+
+    /** Lets a test see the announcement of a choice again, as a fresh process would. */
+    static void forgetAnnouncedChoices() {
+        ANNOUNCED.clear();
+    }
 
     private static <P> Found<P> select(String kind, String explicit, String property, String env,
                                        List<Candidate<P>> candidates, List<ProviderInfo> all) {
@@ -90,7 +111,7 @@ public final class Loops {
                         throw new IllegalArgumentException(kind + " '" + wanted + "' (from " + source
                                 + ") is unavailable: " + c.info.reason() + "; " + listing(all), c.info.cause());
                     }
-                    return new Found<>(c.provider, c.info, "selected by " + source);
+                    return new Found<>(c.provider, c.info, "selected by " + source, false);
                 }
             }
             throw new IllegalArgumentException("unknown " + kind + " '" + wanted + "' (from " + source + "); "
@@ -102,9 +123,12 @@ public final class Loops {
         }
         Candidate<P> best = usable.get(0); // candidates are sorted by priority, highest first
         String others = candidates.stream().filter(c -> c != best)
-                .map(c -> c.info.name() + (c.info.available() ? "" : " unavailable: " + c.info.reason()))
+                .map(c -> c.info.name() + (c.info.available()
+                        ? " ranked lower (priority " + c.info.priority() + ", chosen " + best.info.priority() + ")"
+                        : " unavailable: " + c.info.reason()))
                 .collect(Collectors.joining(", "));
-        return new Found<>(best.provider, best.info, "highest priority available" + (others.isEmpty() ? "" : "; others: " + others));
+        return new Found<>(best.provider, best.info,
+                "highest priority available" + (others.isEmpty() ? "" : "; others: " + others), true);
     }
 
     private static String listing(List<ProviderInfo> all) {

@@ -7,7 +7,7 @@ package dev.loop;
  * its callbacks cannot run any more and are not run (a warning on the {@code dev.loop} logger
  * counts them).
  */
-public interface Promise<T> extends LoopFuture<T> {
+public sealed interface Promise<T> extends LoopFuture<T> permits DefaultPromise {
     /**
      * Completes with a value.
      *
@@ -33,6 +33,7 @@ public interface Promise<T> extends LoopFuture<T> {
      *
      * @return false if it was already done
      */
+    @Override
     boolean cancel();
 
     /**
@@ -42,5 +43,6 @@ public interface Promise<T> extends LoopFuture<T> {
      * @param reason why, for messages; null for none
      * @return false if it was already done
      */
+    @Override
     boolean cancel(String reason);
 }

@@ -12,7 +12,7 @@ import java.util.concurrent.CancellationException;
  *
  * @param <T> the value of the body
  */
-public interface Task<T> extends LoopFuture<T> {
+public sealed interface Task<T> extends LoopFuture<T> permits LoopTask {
 
     /**
      * Requests cancellation: a {@link CancellationException} is thrown at the point where the task
@@ -32,6 +32,7 @@ public interface Task<T> extends LoopFuture<T> {
      *
      * @return false if the task is already done (then nothing happens), else true
      */
+    @Override
     boolean cancel();
 
     /**
@@ -42,6 +43,7 @@ public interface Task<T> extends LoopFuture<T> {
      * @param reason why, for messages; null for none
      * @return false if the task is already done, else true
      */
+    @Override
     boolean cancel(String reason);
 
     /**

@@ -89,16 +89,18 @@ public final class TaskGroup implements AutoCloseable {
             bodyError = e;
         }
         g.inBody = false;
-        boolean propagateCancel = bodyError instanceof CancellationException;
+        // The cancellation to pass on, as the task got it: its name and the canceller's reason.
+        CancellationException cancel = bodyError instanceof CancellationException c ? c : null;
         if (g.parentCancelRequested && g.parent.withdrawCancel(g.parentCancelToken) <= g.cancellingAtEntry) {
             // the only pending cancel was the one we sent because a child failed: not a real cancel
-            propagateCancel = false;
+            cancel = null;
         }
         if (bodyError != null && !g.aborting) {
             g.abort();
         }
-        if (g.awaitChildren()) {
-            propagateCancel = true;
+        CancellationException whileWaiting = g.awaitChildren();
+        if (cancel == null) {
+            cancel = whileWaiting;
         }
         g.finished = true;
         List<Throwable> errors = g.failures;
@@ -106,14 +108,13 @@ public final class TaskGroup implements AutoCloseable {
             errors.add(bodyError);
         }
         if (!errors.isEmpty()) {
-            if (propagateCancel) {
+            if (cancel != null) {
                 g.parent.redeliverCancel(); // reported as failures now, but the cancel is not lost
             }
             throw new TaskGroupException(errors);
         }
-        if (propagateCancel) {
-            throw bodyError instanceof CancellationException c ? c
-                    : new CancellationException(g.parent.name() + " was cancelled while its task group ran");
+        if (cancel != null) {
+            throw cancel;
         }
         return value;
     }
@@ -153,17 +154,16 @@ public final class TaskGroup implements AutoCloseable {
         if (finished) {
             throw new IllegalStateException("join() on a task group that has already finished");
         }
-        boolean cancelled;
+        CancellationException cancelled;
         try {
             cancelled = awaitChildren();
         } finally {
             finished = true;
         }
-        if (cancelled) {
-            CancellationException c = new CancellationException(parent.name() + " was cancelled while joining its "
-                    + "task group");
-            failures.forEach(c::addSuppressed);
-            throw c;
+        if (cancelled != null) {
+            // Rethrown as the task got it (its name and the canceller's reason), not replaced.
+            failures.forEach(cancelled::addSuppressed);
+            throw cancelled;
         }
         if (!failures.isEmpty()) {
             throw new TaskGroupException(failures);
@@ -185,7 +185,7 @@ public final class TaskGroup implements AutoCloseable {
             return;
         }
         checkOwner("close");
-        boolean cancelled = false;
+        CancellationException cancelled = null;
         try {
             if (!live.isEmpty()) {
                 abort();
@@ -194,7 +194,7 @@ public final class TaskGroup implements AutoCloseable {
         } finally {
             finished = true;
         }
-        if (cancelled) {
+        if (cancelled != null) {
             parent.redeliverCancel();
         }
         if (!failures.isEmpty()) {
@@ -214,16 +214,21 @@ public final class TaskGroup implements AutoCloseable {
         }
     }
 
-    /** Waits until no child is left; a cancellation meanwhile cancels the children. Returns true if one came. */
-    private boolean awaitChildren() {
-        boolean cancelled = false;
+    /**
+     * Waits until no child is left; a cancellation meanwhile cancels the children. Returns the
+     * first cancellation the owner got while waiting (it carries the cancel's reason), or null.
+     */
+    private CancellationException awaitChildren() {
+        CancellationException cancelled = null;
         while (!live.isEmpty()) {
             Promise<Void> w = loop.newPromise();
             waiter = w;
             try {
                 parent.await(w);
             } catch (CancellationException e) {
-                cancelled = true;
+                if (cancelled == null) {
+                    cancelled = e;
+                }
                 if (!aborting) {
                     abort();
                 }

@@ -7,7 +7,9 @@
  * {@code DefaultPromise}, {@code LoopTask}, {@code TaskScheduler} and the two task mechanisms.
  *
  * <p>These types are one package because they name each other by design, as asyncio's do: a loop
- * spawns tasks and makes promises, a task is a future, a future names its loop.
+ * spawns tasks and makes promises, a task is a future, a future names its loop. {@code Loop} and
+ * the futures are sealed to their implementations here (docs/adr/0012-sealed-loop-and-futures.md),
+ * so nothing above needs to downcast.
  *
  * <p>May use: {@code dev.loop.engine} (the run loop it is built on) and {@code dev.loop.spi}.
  * Used by: {@code dev.loop.sync}, {@code dev.loop.net}, and applications.

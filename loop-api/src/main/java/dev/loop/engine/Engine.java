@@ -42,8 +42,7 @@ public abstract class Engine {
     private final Sleep sleep;
     private final BooleanSupplier workArrived = this::workArrived;
     private final BooleanSupplier stillIdle = this::idle;
-    /** Debug mode only, else null. */
-    private final SlowCallbacks slow;
+    private final CallbackRunner callbacks;
 
     private volatile Thread owner;
     private volatile boolean stopping;
@@ -62,15 +61,16 @@ public abstract class Engine {
         this.inbox = new Inbox("backend " + backendName);
         this.log = new EngineLog(backendName);
         this.sleep = new Sleep(io, timers, clock);
-        this.slow = debug ? new SlowCallbacks(settings.slowCallbackNanos(), log, this::callbackFailed) : null;
+        this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos());
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
     }
 
     /**
-     * The engine behind {@code loop}, for the layers built on the engine inside loop-api: every loop
-     * from {@code Loops.open} is one.
+     * The engine behind {@code loop}, for the layers built on the engine inside loop-api. Every
+     * {@code dev.loop.Loop} is one: that interface is sealed and its one implementation extends
+     * this class, so no user's class can reach here posing as a loop.
      *
-     * @throws IllegalArgumentException for any other object
+     * @throws IllegalArgumentException for an object that is not a loop
      */
     public static Engine of(Object loop) {
         if (loop instanceof Engine e) {
@@ -107,7 +107,7 @@ public abstract class Engine {
      */
     public final void callSoon(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
-        Runnable r = debug ? DebugCallback.wrap(callback) : callback;
+        Runnable r = callbacks.tag(callback);
         if (Thread.currentThread() == owner) {
             if (inbox.isEmpty()) {
                 ready.addLast(r); // the common case: one array store, no allocation
@@ -137,7 +137,7 @@ public abstract class Engine {
     /** A callback for a timer, wrapped in debug mode so a slow one says where it was scheduled. */
     protected final Runnable timerCallback(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
-        return debug ? DebugCallback.wrap(callback) : callback;
+        return callbacks.tag(callback);
     }
 
     /**
@@ -272,23 +272,7 @@ public abstract class Engine {
     }
 
     void runCallback(Runnable r) {
-        if (slow != null) {
-            slow.run(r);
-            return;
-        }
-        try {
-            r.run();
-        } catch (Throwable t) {
-            callbackFailed(r, t);
-        }
-    }
-
-    private void callbackFailed(Runnable r, Throwable t) {
-        try {
-            report("exception in callback " + EngineLog.describe(r), t, r);
-        } catch (Throwable noMemoryForTheMessage) {
-            log.lost();
-        }
+        callbacks.run(r);
     }
 
     /**
@@ -296,7 +280,7 @@ public abstract class Engine {
      * is timed and named on its own (a task's turn); 0 outside debug mode.
      */
     public final long sliceStart() {
-        return debug ? System.nanoTime() : 0;
+        return callbacks.sliceStart();
     }
 
     /**
@@ -305,9 +289,7 @@ public abstract class Engine {
      * again for the callback it ran in. Loop thread.
      */
     public final void sliceEnd(long start, Object what) {
-        if (slow != null) {
-            slow.sliceEnd(start, what);
-        }
+        callbacks.sliceEnd(start, what);
     }
 
     private void enter() {

@@ -1,0 +1,59 @@
+package dev.loop.engine;
+
+/**
+ * How the engine runs one callback: what escapes it goes to the loop's exception handler (and,
+ * should even the message fail, is counted as lost), and in debug mode the callback is tagged with
+ * where it was scheduled and timed, alone and in the named slices of work inside it (a task's
+ * turn), so a slow one is logged. Outside debug mode a callback runs as it is, with no wrapper and
+ * no clock read.
+ *
+ * <p>Not thread-safe: the loop thread, apart from {@link #tag}, which any thread may call.
+ */
+final class CallbackRunner {
+    private final Engine engine;
+    private final EngineLog log;
+    /** Debug mode only, else null. */
+    private final SlowCallbacks slow;
+
+    CallbackRunner(Engine engine, EngineLog log, boolean debug, long slowCallbackNanos) {
+        this.engine = engine;
+        this.log = log;
+        this.slow = debug ? new SlowCallbacks(slowCallbackNanos, log, this::failed) : null;
+    }
+
+    /** {@code callback} as it is queued: in debug mode wrapped to remember where it was scheduled. Any thread. */
+    Runnable tag(Runnable callback) {
+        return slow != null ? DebugCallback.wrap(callback) : callback;
+    }
+
+    /** Runs {@code r}; nothing escapes. */
+    void run(Runnable r) {
+        if (slow != null) {
+            slow.run(r);
+            return;
+        }
+        try {
+            r.run();
+        } catch (Throwable t) {
+            failed(r, t);
+        }
+    }
+
+    long sliceStart() {
+        return slow != null ? System.nanoTime() : 0;
+    }
+
+    void sliceEnd(long start, Object what) {
+        if (slow != null) {
+            slow.sliceEnd(start, what);
+        }
+    }
+
+    private void failed(Runnable r, Throwable t) {
+        try {
+            engine.report("exception in callback " + EngineLog.describe(r), t, r);
+        } catch (Throwable noMemoryForTheMessage) {
+            log.lost();
+        }
+    }
+}
