@@ -36,8 +36,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#datagrams")
 public class DatagramCloseContract extends DatagramSuite {
 
-    // ------------------------------------------------------------------ closing
-
     @Test
     void closeSendsWhatIsQueuedFailsTheReceiveAndRefusesWhatComesAfter() throws Exception {
         Loop loop = open();

@@ -34,8 +34,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#datagrams")
 public class DatagramConnectedContract extends DatagramSuite {
 
-    // ------------------------------------------------------------------ connected endpoints
-
     @Test
     void aConnectedEndpointSendsToItsPeerAndHearsOnlyFromIt() throws Exception {
         Loop loop = open();

@@ -38,8 +38,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#datagrams")
 public class DatagramLimitContract extends DatagramSuite {
 
-    // ------------------------------------------------------------------ limits
-
     @Test
     void aDatagramTooLargeToSendFailsAloneNamingItsSizeAndTarget() throws Exception {
         Loop loop = open();

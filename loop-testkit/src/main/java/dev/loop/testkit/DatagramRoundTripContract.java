@@ -32,8 +32,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#datagrams")
 public class DatagramRoundTripContract extends DatagramSuite {
 
-    // ------------------------------------------------------------------ round trips
-
     @Test
     void roundTripsAreByteExactAndNameTheSender() throws Exception {
         Loop loop = open();

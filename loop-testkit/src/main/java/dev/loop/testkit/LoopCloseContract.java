@@ -33,8 +33,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#loops")
 public class LoopCloseContract extends LoopSuite {
 
-    // ------------------------------------------------------------------ close
-
     @Test
     void closeRunsWhatWasScheduledAndCancelsPendingTimers() {
         Loop loop = open();

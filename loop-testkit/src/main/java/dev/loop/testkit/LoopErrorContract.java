@@ -25,8 +25,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#loops")
 public class LoopErrorContract extends LoopSuite {
 
-    // ------------------------------------------------------------------ errors and debug
-
     @Test
     void anExceptionInACallbackGoesToTheHandlerAndTheLoopCarriesOn() {
         Loop loop = open();

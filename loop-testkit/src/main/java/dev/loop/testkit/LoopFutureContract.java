@@ -29,8 +29,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#loops")
 public class LoopFutureContract extends LoopSuite {
 
-    // ------------------------------------------------------------------ futures
-
     @Test
     void futureCallbacksRunOnTheLoopNeverInline() throws Exception {
         Loop loop = open();

@@ -32,8 +32,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#loops")
 public class LoopThreadContract extends LoopSuite {
 
-    // ------------------------------------------------------------------ other threads
-
     @Test
     void callbacksFromOtherThreadsAllRunInPerThreadOrder() throws Exception {
         Loop loop = open();

@@ -27,8 +27,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#loops")
 public class LoopTimerContract extends LoopSuite {
 
-    // ------------------------------------------------------------------ timers
-
     @Test
     void timersFireInDeadlineOrderAndEqualDeadlinesInSchedulingOrder() {
         ManualClock clock = ManualClock.autoAdvancing();

@@ -174,7 +174,7 @@ public class TaskAwaitContract extends TaskSuite {
         }
     }
 
-    // ------------------------------------------------------------------ checked exceptions, combinators, reasons
+    // ------------------------------------------------------------------ checked exceptions and combinators
 
     @Test
     void aCheckedExceptionIsCaughtByItsTypeAroundAnAwaitThatDeclaresIt() {

@@ -35,8 +35,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#tasks")
 public class TaskCancellationContract extends TaskSuite {
 
-    // ------------------------------------------------------------------ cancellation
-
     @Test
     void cancelDeliversAtTheSuspensionPointAndFinallyRuns() {
         Loop loop = open();

@@ -30,8 +30,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#tasks")
 public class TaskGroupContract extends TaskSuite {
 
-    // ------------------------------------------------------------------ task groups
-
     @Test
     void aTaskGroupJoinsEveryChildIncludingOnesSpawnedWhileJoining() {
         Loop loop = open();

@@ -27,8 +27,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#tasks")
 public class TaskTimeoutContract extends TaskSuite {
 
-    // ------------------------------------------------------------------ timeouts
-
     @Test
     void aTimeoutCancelsTheBodyAndThrowsTimeoutException() {
         Loop loop = open();

@@ -31,8 +31,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#tls")
 public class TlsStartTlsContract extends TlsSuite {
 
-    // ------------------------------------------------------------------ STARTTLS
-
     @Test
     void startTlsWithTheClientHelloRightBehindTheCommand() throws Exception {
         Loop loop = open();
