@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * In a JVM started without {@code --add-exports java.base/jdk.internal.vm} (this module's second
- * surefire execution, which also runs the task suite there): the automatic choice falls back to
+ * surefire execution, which also runs the task suites there): the automatic choice falls back to
  * threads and warns once, naming the flag. Skipped in JVMs that have the export.
  */
 class NoExportTaskTest {

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 
 /**
- * What the network suites beyond {@link NetContract} share: the cell, its loops, servers and
- * connections opened over the cell's transport, and waiting on a loop with a watchdog. Everything
- * runs on 127.0.0.1.
+ * What the network suites beyond the stream socket contract ({@link StreamSuite}) share: the cell,
+ * its loops, servers and connections opened over the cell's transport, and waiting on a loop with a
+ * watchdog. Everything runs on 127.0.0.1.
  */
 public abstract class NetSuite {
     /** The most any single wait in these tests may take before it counts as a hang. */
