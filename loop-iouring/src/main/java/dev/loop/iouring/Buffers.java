@@ -1,5 +1,6 @@
 package dev.loop.iouring;
 
+import io.netty.channel.unix.Buffer;
 import io.netty.util.internal.CleanableDirectBuffer;
 import io.netty.util.internal.PlatformDependent;
 
@@ -107,6 +108,16 @@ final class Buffers {
             receive[i].clear();
             send[i].clear();
         }
+    }
+
+    /**
+     * The address of {@code b}'s memory for the kernel. Which allocator Netty picks depends on the
+     * JDK and its flags, and not every one knows its address ({@code memoryAddress()} is then 0:
+     * with {@code --sun-misc-unsafe-memory-access=allow} on JDK 25 a receive into it failed with
+     * EFAULT), so the address is asked of the buffer itself when the allocator cannot say.
+     */
+    static long address(CleanableDirectBuffer b) {
+        return b.hasMemoryAddress() ? b.memoryAddress() : Buffer.memoryAddress(b.buffer());
     }
 
     /** Buffers allocated and not freed: held by sockets, or spare. */

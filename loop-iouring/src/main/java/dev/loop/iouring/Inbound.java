@@ -37,7 +37,7 @@ final class Inbound {
     Inbound(CleanableDirectBuffer memory, int fd, short data) {
         this.memory = memory;
         this.buffer = memory.buffer();
-        long address = memory.memoryAddress();
+        long address = Buffers.address(memory);
         this.recv = Ops.recv(fd, address, buffer.capacity(), false, data);
         this.recvPollFirst = Ops.recv(fd, address, buffer.capacity(), true, data);
     }

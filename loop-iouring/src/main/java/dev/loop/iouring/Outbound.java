@@ -37,7 +37,7 @@ final class Outbound {
     Outbound(CleanableDirectBuffer memory) {
         this.memory = memory;
         this.buffer = memory.buffer();
-        this.address = memory.memoryAddress();
+        this.address = Buffers.address(memory);
         this.capacity = buffer.capacity();
     }
 
