@@ -2,19 +2,20 @@ package dev.loop.net;
 
 import dev.loop.Loop;
 import dev.loop.spi.IoReady;
+import dev.loop.spi.IoTransport;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 
 /**
- * The plumbing of a {@link Transport} that wraps another (TLS), not thread-safe (loop thread only):
+ * The plumbing of an {@link IoTransport} that wraps another (TLS), not thread-safe (loop thread only):
  * the inner transport reports to this layer, which is a {@link CoalescedReadiness} of its own; the
  * layer does its own work in {@link #ready} and passes readiness up with {@link #deliver}, at once
  * and only for the directions the receiver above asked for. Also the interest asked from above
  * versus the interest asked below, and the calls that only forward.
  */
-abstract class LayeredTransport extends CoalescedReadiness implements Transport {
-    final Transport inner;
+abstract class LayeredTransport extends CoalescedReadiness implements IoTransport {
+    final IoTransport inner;
     IoReady up;
     boolean wantRead;         // the interest asked from above
     boolean wantWrite;
@@ -23,7 +24,7 @@ abstract class LayeredTransport extends CoalescedReadiness implements Transport 
     private final ByteBuffer[] single = new ByteBuffer[1];
 
     /** A layer over {@code inner}, which reports here from now on. */
-    LayeredTransport(Loop loop, Transport inner, IoReady up) {
+    LayeredTransport(Loop loop, IoTransport inner, IoReady up) {
         super(loop);
         this.inner = inner;
         this.up = up;

@@ -132,7 +132,7 @@ public final class Net {
     public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
         Objects.requireNonNull(options, "options");
         NetRegistry net = registry(loop, address);
-        return new StreamConnection(net, options, null, address).connect(null);
+        return new StreamConnection(net, options, null, null, address).connect(null);
     }
 
     /**
@@ -151,7 +151,7 @@ public final class Net {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tls, "tls");
         NetRegistry net = registry(loop, address);
-        return new StreamConnection(net, options, null, address).connect(tls);
+        return new StreamConnection(net, options, null, null, address).connect(tls);
     }
 
     private static NetRegistry registry(Loop loop, InetSocketAddress address) {

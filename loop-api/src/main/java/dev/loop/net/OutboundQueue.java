@@ -2,6 +2,7 @@ package dev.loop.net;
 
 import dev.loop.Loop;
 import dev.loop.Promise;
+import dev.loop.spi.IoTransport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -52,7 +53,7 @@ final class OutboundQueue extends WatermarkedQueue {
      *
      * @return bytes written
      */
-    long flushTo(Transport transport) throws IOException {
+    long flushTo(IoTransport transport) throws IOException {
         if (gather == null) {
             gather = new ByteBuffer[MAX_GATHER];
         }

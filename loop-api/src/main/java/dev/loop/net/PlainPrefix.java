@@ -1,5 +1,6 @@
 package dev.loop.net;
 
+import dev.loop.spi.IoTransport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -23,7 +24,7 @@ final class PlainPrefix {
     }
 
     /** Writes up to the rest of the prefix from {@code srcs} to {@code socket}; returns bytes written. */
-    long write(Transport socket, ByteBuffer[] srcs, int offset, int length) throws IOException {
+    long write(IoTransport socket, ByteBuffer[] srcs, int offset, int length) throws IOException {
         int count = 0;
         long sum = 0;
         int cut = -1;       // the buffer that crosses the boundary, limited for this write

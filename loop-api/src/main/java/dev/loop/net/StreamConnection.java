@@ -4,6 +4,9 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.TimerHandle;
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoSocket;
+import dev.loop.spi.IoTransport;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -11,14 +14,15 @@ import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.util.Objects;
 
 /**
- * The engine's {@link Connection} on a {@link Transport}; not thread-safe (loop thread only).
+ * The engine's {@link Connection} on an {@link IoTransport}; not thread-safe (loop thread only).
  *
  * <p>This class is the state machine (connecting, open, closing, closed): opening, readiness
  * dispatch, closing and the idle timeout. Reading is a {@link StreamReader}'s, writing a
- * {@link StreamWriter}'s; the bytes come and go through the transport, which is the part a TLS
- * layer or another kind of backend replaces. Every public operation enters here and the reader
+ * {@link StreamWriter}'s; the bytes come and go through the transport: the backend's socket, or a
+ * TLS layer over it that this class asks for and swaps in itself (at connect, accept or STARTTLS). Every public operation enters here and the reader
  * and writer are reached only through this class, so a rule for all of them (which thread may
  * call) has one place to go.
  *
@@ -37,10 +41,12 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
     final NetRegistry net;
     final SocketOptions options;
     final SocketAddress remote;
+    private final SocketAddress local; // null: ask the transport; else a name the backend cannot report
     private final TcpServer server;   // null for a client connection
     private final StreamReader reader;
     private final StreamWriter writer;
-    Transport transport;              // set by connect or accepted, replaced once by startTls; read by the reader and writer
+    IoTransport transport;            // set by connect or accepted, replaced once by startTls; read by the reader and writer
+    private IoSocket socket;          // the backend's socket under any layer, for what only it can answer
     private int state;
 
     // the interest last asked of the transport: only a change is passed on
@@ -55,11 +61,18 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
     private long lastActivity;
     private TimerHandle idleTimer;
 
-    StreamConnection(NetRegistry net, SocketOptions options, TcpServer server, SocketAddress remote) {
+    /**
+     * @param local  the local name when the opener knows one the backend cannot report (a Unix
+     *               socket's, a Linux abstract name is no {@code UnixDomainSocketAddress}); null: ask
+     *               the transport
+     * @param remote the peer's address, likewise kept here rather than asked of the socket
+     */
+    StreamConnection(NetRegistry net, SocketOptions options, TcpServer server, SocketAddress local, SocketAddress remote) {
         super(net.loop);
         this.net = net;
         this.options = options;
         this.server = server;
+        this.local = local;
         this.remote = remote;
         this.closed = loop.newPromise();
         this.reader = new StreamReader(this);
@@ -68,24 +81,28 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     // ------------------------------------------------------------------ opening
 
-    /** Opens a transport that is connecting, and reports to {@code ready}. */
+    /** Opens a socket that is connecting, and reports to {@code ready}. */
     interface Dial {
-        Transport open(dev.loop.spi.IoReady ready) throws IOException;
+        IoSocket open(IoReady ready) throws IOException;
     }
 
     /** Starts a TCP connect, with a TLS handshake after it if {@code tls} is set; the future completes with this connection. */
     LoopFuture<Connection> connect(TlsOptions tls) {
         InetSocketAddress to = (InetSocketAddress) remote;
-        return connectThrough(tls == null ? ready -> SocketTransport.connect(net.io, to, options.kernelOptions(), ready)
-                : ready -> TlsStart.connect(this, tls));
+        return connectThrough(ready -> net.io.connect(to, options.kernelOptions(), ready), tls);
     }
 
-    /** Starts a connect through {@code dial}; the future completes with this connection. */
-    LoopFuture<Connection> connectThrough(Dial dial) {
+    /**
+     * Starts a connect through {@code dial}, with a TLS layer over the socket if {@code tls} is set;
+     * the future completes with this connection.
+     */
+    LoopFuture<Connection> connectThrough(Dial dial, TlsOptions tls) {
         connecting = loop.newPromise();
         state = CONNECTING;
         try {
-            transport = dial.open(this);
+            // the socket reports here until a TLS layer attaches itself, before any poll
+            socket = dial.open(this);
+            transport = tls == null ? socket : TlsStart.client(net, socket, this, tls, TlsStart.tcpPeer(remote));
         } catch (IOException e) {
             state = CLOSED;
             closed.tryComplete(null);
@@ -112,21 +129,24 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
         return connecting;
     }
 
-    /** Adopts a transport over a socket the server accepted. */
-    void accepted(Transport t) {
-        transport = t;
-        t.attach(this);
+    /** Adopts a socket the server accepted. */
+    void accepted(IoSocket s) {
+        socket = s;
+        transport = s;
+        s.attach(this);
         state = OPEN;
         net.add(this);
         startIdleTimer();
     }
 
     /**
-     * Adopts a transport over an accepted socket that must finish opening first (a TLS handshake):
-     * the connection stays connecting, and the future completes once it is open.
+     * Adopts {@code t}, a transport over the accepted socket {@code s} that must finish opening
+     * first (a TLS handshake): the connection stays connecting, and the future completes once it is
+     * open.
      */
-    LoopFuture<Connection> acceptedOpening(Transport t) {
+    LoopFuture<Connection> acceptedOpening(IoSocket s, IoTransport t) {
         connecting = loop.newPromise();
+        socket = s;
         transport = t;
         t.attach(this);
         state = CONNECTING;
@@ -294,9 +314,38 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     // ------------------------------------------------------------------ TLS
 
+    /**
+     * STARTTLS: asks for a TLS layer over the transport in use and swaps it in. Bytes still queued go
+     * out unencrypted first, and what the reader read ahead is the start of the peer's TLS. If the
+     * handshake fails, the connection is closed with the reason.
+     */
     @Override
     public LoopFuture<Connection> startTls(TlsOptions tls) {
-        return TlsStart.upgrade(this, reader, tls, server == null, writer.queuedBytes(), interestRead, interestWrite);
+        Objects.requireNonNull(tls, "tls");
+        if (transport instanceof TlsTransport) {
+            throw new IllegalStateException("TLS is already on " + this);
+        }
+        Promise<Connection> upgraded = loop.newPromise();
+        if (!isOpen()) {
+            upgraded.fail(closedCause());
+            return upgraded;
+        }
+        InetSocketAddress peer = TlsStart.tcpPeer(remote);
+        ByteBuffer readAhead = reader.takeReadAhead(); // throws if a read is pending: nothing changed then
+        TlsTransport t = TlsStart.upgrade(net, transport, this, tls, server == null, peer, writer.queuedBytes(),
+                interestRead, interestWrite, readAhead);
+        transport = t;
+        t.handshake().onDone(f -> {
+            if (f.isSuccess()) {
+                upgraded.tryComplete(this);
+            } else {
+                Throwable why = f.exception();
+                closeNow(why instanceof IOException io ? io : new IOException(why));
+                upgraded.tryFail(why);
+            }
+        });
+        t.begin();
+        return upgraded;
     }
 
     @Override
@@ -430,6 +479,11 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
         return state == CLOSED;
     }
 
+    /** The backend's socket under any layer (a Unix peer's credentials are asked of it); null before it opened. */
+    IoSocket socket() {
+        return socket;
+    }
+
     @Override
     public Loop loop() {
         return loop;
@@ -462,7 +516,7 @@ final class StreamConnection extends CoalescedReadiness implements Connection, N
 
     @Override
     public SocketAddress localSocketAddress() {
-        return transport == null ? null : transport.localAddress();
+        return local != null ? local : transport == null ? null : transport.localAddress();
     }
 
     @Override

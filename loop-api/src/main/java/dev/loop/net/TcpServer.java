@@ -177,7 +177,7 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
     /** Adopts a socket accepted on this loop. */
     void adopt(IoSocket s) {
         SocketAddress peer = name != null ? Addresses.UNNAMED_UNIX : s.remoteAddress();
-        StreamConnection c = new StreamConnection(net, options.accepted(), this, peer);
+        StreamConnection c = new StreamConnection(net, options.accepted(), this, name, peer);
         try {
             for (Map.Entry<SocketOption<?>, Object> e : acceptedOptions.entrySet()) {
                 setOption(s, e.getKey(), e.getValue());
@@ -187,12 +187,11 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             net.report("setting options on a connection from " + s.remoteAddress() + " failed; closed it", e, this);
             return;
         }
-        SocketTransport transport = name != null ? new SocketTransport(s, name, peer) : new SocketTransport(s);
         if (tls != null) {
-            handshakeThenAccept(c, transport);
+            handshakeThenAccept(c, s);
             return;
         }
-        c.accepted(transport);
+        c.accepted(s);
         connections.add(c);
         accept(c);
     }
@@ -209,9 +208,9 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
      * TLS: the user meets the connection once its handshake is done. A failed handshake closed the
      * connection already; it is reported (naming the peer) unless the server or the loop is closing.
      */
-    private void handshakeThenAccept(StreamConnection c, SocketTransport socket) {
+    private void handshakeThenAccept(StreamConnection c, IoSocket socket) {
         connections.add(c); // closed with the server even while it handshakes
-        c.acceptedOpening(TlsStart.accept(c, socket, tls)).onDone(f -> {
+        c.acceptedOpening(socket, TlsStart.server(net, socket, c, tls, TlsStart.tcpPeer(c.remote))).onDone(f -> {
             if (f.isSuccess()) {
                 accept(c);
             } else if (open && !dev.loop.engine.Engine.of(loop).isClosing()) {

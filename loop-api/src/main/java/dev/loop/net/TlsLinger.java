@@ -1,6 +1,7 @@
 package dev.loop.net;
 
 import dev.loop.TimerHandle;
+import dev.loop.spi.IoTransport;
 import java.io.IOException;
 import java.time.Duration;
 
@@ -16,11 +17,11 @@ final class TlsLinger extends CoalescedReadiness implements NetRegistry.Owned {
 
     private final NetRegistry net;
     private final TlsRecords rec;
-    private final Transport socket;
+    private final IoTransport socket;
     private final TimerHandle timer;
     private boolean done;
 
-    private TlsLinger(NetRegistry net, TlsRecords rec, Transport socket) {
+    private TlsLinger(NetRegistry net, TlsRecords rec, IoTransport socket) {
         super(net.loop);
         this.net = net;
         this.rec = rec;
@@ -29,7 +30,7 @@ final class TlsLinger extends CoalescedReadiness implements NetRegistry.Owned {
     }
 
     /** Takes over {@code socket}, whose readiness now comes here, until {@code rec}'s backlog is sent. */
-    static void start(NetRegistry net, TlsRecords rec, Transport socket) {
+    static void start(NetRegistry net, TlsRecords rec, IoTransport socket) {
         TlsLinger l = new TlsLinger(net, rec, socket);
         net.add(l);
         socket.attach(l);

@@ -1,11 +1,12 @@
 package dev.loop.net;
 
+import dev.loop.spi.IoTransport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 import javax.net.ssl.SSLEngineResult.Status;
+import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
 
 /**
@@ -30,7 +31,7 @@ final class TlsRecords {
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private final TlsBuffers pool;
-    final Transport inner;
+    final IoTransport inner;
     SSLEngine engine;                 // null until made (a server choosing its context by SNI)
 
     private ByteBuffer netIn;         // ciphertext read, not yet unwrapped
@@ -44,7 +45,7 @@ final class TlsRecords {
     boolean needsService;             // the last unwrap or wrap left the engine asking for handshake work
     long consumedIn;                  // ciphertext bytes unwrapped so far (the handshake's progress check)
 
-    TlsRecords(TlsBuffers pool, Transport inner) {
+    TlsRecords(TlsBuffers pool, IoTransport inner) {
         this.pool = pool;
         this.inner = inner;
     }

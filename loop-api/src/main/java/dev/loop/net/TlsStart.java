@@ -1,68 +1,61 @@
 package dev.loop.net;
 
-import dev.loop.LoopFuture;
-import dev.loop.Promise;
-import java.io.IOException;
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoTransport;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 /**
- * How a connection gets its {@link TlsTransport}: when it connects, when it is accepted, or later by
- * STARTTLS. Stateless; loop thread only.
+ * How a {@link TlsTransport} is put over a byte pipe: a client's over a socket still connecting, a
+ * server's over an accepted socket, or STARTTLS over the pipe an open connection already uses.
+ * Stateless; loop thread only.
+ *
+ * <p>The layer sees only the {@link IoTransport} below it and the {@link IoReady} above it, never
+ * the connection: the connection asks for a layer and swaps it in itself.
  */
 final class TlsStart {
     private TlsStart() {
     }
 
-    /** A client: connects a socket to {@code c}'s peer; the handshake follows the connect. */
-    static TlsTransport connect(StreamConnection c, TlsOptions options) throws IOException {
-        // the socket reports to the connection until the layer attaches itself, before any poll
-        Transport socket = SocketTransport.connect(c.net.io, (java.net.InetSocketAddress) c.remote, c.options.kernelOptions(), c);
-        TlsTransport t = new TlsTransport(c, socket, options, true, 0);
+    /**
+     * The IP peer a TLS session is made for (host name checks, SNI, session reuse).
+     *
+     * @throws UnsupportedOperationException for any other kind of address: TLS runs over TCP only
+     */
+    static InetSocketAddress tcpPeer(SocketAddress remote) {
+        if (remote instanceof InetSocketAddress ip) {
+            return ip;
+        }
+        throw new UnsupportedOperationException("TLS runs over TCP connections only, not over " + remote);
+    }
+
+    /** A client's layer over {@code socket}, still connecting; the handshake follows the connect. */
+    static TlsTransport client(NetRegistry net, IoTransport socket, IoReady up, TlsOptions options,
+                               InetSocketAddress peer) {
+        TlsTransport t = new TlsTransport(net, socket, up, options, true, peer, 0);
         t.connecting();
         return t;
     }
 
-    /** A server's side of an accepted socket: the handshake starts at once. */
-    static TlsTransport accept(StreamConnection c, Transport socket, TlsOptions options) {
-        TlsTransport t = new TlsTransport(c, socket, options, false, 0);
+    /** A server's layer over an accepted socket: the handshake starts at once. */
+    static TlsTransport server(NetRegistry net, IoTransport socket, IoReady up, TlsOptions options,
+                               InetSocketAddress peer) {
+        TlsTransport t = new TlsTransport(net, socket, up, options, false, peer, 0);
         t.begin();
         return t;
     }
 
     /**
-     * STARTTLS on {@code c}, whose socket has the interest {@code read}/{@code write}: {@code queued}
-     * bytes still go out unencrypted first, and what {@code reader} read ahead is the start of the
-     * peer's TLS.
-     *
-     * @return the future {@link Connection#startTls} returns: {@code c} once the handshake is done;
-     *         if it fails, the connection is closed with the reason
+     * STARTTLS over {@code current}, whose receiver {@code up} had asked it for {@code read}/{@code
+     * write}: {@code queued} bytes still go out unencrypted first, and {@code readAhead} (what the
+     * reader above read past its last plaintext message, or null) is the start of the peer's TLS.
+     * The layer is not begun: the caller swaps it in, then calls {@link TlsTransport#begin()}.
      */
-    static LoopFuture<Connection> upgrade(StreamConnection c, StreamReader reader, TlsOptions options, boolean client,
-                                          long queued, boolean read, boolean write) {
-        Objects.requireNonNull(options, "tls");
-        if (c.transport instanceof TlsTransport) {
-            throw new IllegalStateException("TLS is already on " + c);
-        }
-        Promise<Connection> upgraded = c.loop.newPromise();
-        if (!c.isOpen()) {
-            upgraded.fail(c.closedCause());
-            return upgraded;
-        }
-        ByteBuffer readAhead = reader.takeReadAhead(); // throws if a read is pending: nothing changed then
-        TlsTransport t = new TlsTransport(c, c.transport, options, client, queued);
+    static TlsTransport upgrade(NetRegistry net, IoTransport current, IoReady up, TlsOptions options, boolean client,
+                                InetSocketAddress peer, long queued, boolean read, boolean write, ByteBuffer readAhead) {
+        TlsTransport t = new TlsTransport(net, current, up, options, client, peer, queued);
         t.takeOver(read, write, readAhead);
-        c.transport = t;
-        t.handshake().onDone(f -> {
-            if (f.isSuccess()) {
-                upgraded.tryComplete(c);
-            } else {
-                Throwable why = f.exception();
-                c.closeNow(why instanceof IOException io ? io : new IOException(why));
-                upgraded.tryFail(why);
-            }
-        });
-        t.begin();
-        return upgraded;
+        return t;
     }
 }

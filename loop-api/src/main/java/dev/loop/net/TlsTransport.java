@@ -3,12 +3,15 @@ package dev.loop.net;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.engine.Engine;
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoTransport;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 
 /**
- * TLS as a {@link Transport} over another (a socket), not thread-safe (loop thread only): the
+ * TLS as an {@link IoTransport} over another (a socket), not thread-safe (loop thread only): the
  * connection above reads and writes plaintext through it exactly as through a socket, so reads,
  * the stream helpers, watermarks, {@code drain()} and timeouts work unchanged (docs/adr/0009-tls.md).
  * The records and buffers are {@link TlsRecords}', the handshake {@link TlsHandshake}'s.
@@ -48,24 +51,18 @@ final class TlsTransport extends LayeredTransport {
     private boolean closed;
 
     /**
-     * A layer over {@code inner} for {@code c}, which reports here from now on; {@link TlsStart}
+     * A layer over {@code inner}, which reports here from now on, for {@code up}; {@link TlsStart}
      * says when its handshake begins.
      *
+     * @param peer       the IP peer the session is made for (host name checks, SNI, session reuse)
      * @param plainBytes STARTTLS: bytes queued above before the switch, still to go out unencrypted
      */
-    /** The IP peer a TLS session is made for (host name checks, SNI, session reuse); TCP only. */
-    private static java.net.InetSocketAddress tcpPeer(StreamConnection c) {
-        if (c.remote instanceof java.net.InetSocketAddress ip) {
-            return ip;
-        }
-        throw new UnsupportedOperationException("TLS runs over TCP connections only, not over " + c.remote);
-    }
-
-    TlsTransport(StreamConnection c, Transport inner, TlsOptions options, boolean client, long plainBytes) {
-        super(c.loop, inner, c);
-        this.net = c.net;
-        this.rec = new TlsRecords(TlsBuffers.of(c.loop), inner);
-        this.hs = new TlsHandshake(this, rec, options, client, tcpPeer(c));
+    TlsTransport(NetRegistry net, IoTransport inner, IoReady up, TlsOptions options, boolean client,
+                 InetSocketAddress peer, long plainBytes) {
+        super(net.loop, inner, up);
+        this.net = net;
+        this.rec = new TlsRecords(TlsBuffers.of(net.loop), inner);
+        this.hs = new TlsHandshake(this, rec, options, client, peer);
         this.plain = plainBytes > 0 ? new PlainPrefix(plainBytes) : null;
         this.phase = plainBytes > 0 ? PLAIN : HANDSHAKE;
     }
@@ -239,7 +236,7 @@ final class TlsTransport extends LayeredTransport {
         up.onReady(ERROR | READ | WRITE);
     }
 
-    // ------------------------------------------------------------------ Transport
+    // ------------------------------------------------------------------ IoTransport
 
     @Override
     public boolean finishConnect() throws IOException {

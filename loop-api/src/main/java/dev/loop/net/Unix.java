@@ -147,14 +147,15 @@ public final class Unix {
         StreamConnection.Dial dial;
         if (address instanceof UnixDomainSocketAddress path) {
             UnixPaths.checkLength(path);
-            dial = ready -> new SocketTransport(io.connect(path, kernel, ready), Addresses.UNNAMED_UNIX, path);
+            dial = ready -> io.connect(path, kernel, ready);
         } else if (address instanceof LinuxAbstractAddress name) {
-            dial = ready -> new SocketTransport(io.connectAbstract(name.name(), kernel, ready), Addresses.UNNAMED_UNIX, name);
+            dial = ready -> io.connectAbstract(name.name(), kernel, ready);
         } else {
             throw notUnix(address);
         }
         try {
-            return new StreamConnection(net, options, null, address).connectThrough(dial);
+            // the connection keeps both names: a backend cannot report a Linux abstract one
+            return new StreamConnection(net, options, null, Addresses.UNNAMED_UNIX, address).connectThrough(dial, null);
         } catch (UnsupportedOperationException e) {
             throw NetEntry.unsupported(net, e);
         }
@@ -172,8 +173,7 @@ public final class Unix {
      */
     public static PeerCredentials peerCredentials(Connection connection) throws IOException {
         Objects.requireNonNull(connection, "connection");
-        if (!(connection instanceof StreamConnection c) || !(c.transport instanceof SocketTransport t)
-                || !isUnix(c.remoteSocketAddress())) {
+        if (!(connection instanceof StreamConnection c) || !isUnix(c.remoteSocketAddress())) {
             throw new IllegalArgumentException("not a Unix domain socket connection: " + connection);
         }
         if (c.isClosed()) {
@@ -181,7 +181,7 @@ public final class Unix {
         }
         UnixIo.IoPeerCredentials p;
         try {
-            p = NetEntry.unix(c.net).peerCredentials(t.socket());
+            p = NetEntry.unix(c.net).peerCredentials(c.socket());
         } catch (UnsupportedOperationException e) {
             throw NetEntry.unsupported(c.net, e);
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loop.spi.IoReady;
+import dev.loop.spi.IoTransport;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** STARTTLS's plaintext prefix passes exactly its bytes, even when one gathering write spans its end. */
 class PlainPrefixTest {
     /** Takes at most {@code room} bytes per write, as a kernel with a full buffer would. */
-    private static final class Sink implements Transport {
+    private static final class Sink implements IoTransport {
         final ByteArrayOutputStream got = new ByteArrayOutputStream();
         int room;
 
