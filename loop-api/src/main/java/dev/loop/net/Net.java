@@ -3,7 +3,11 @@ package dev.loop.net;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopGroup;
-import dev.loop.engine.Engine;
+import dev.loop.net.stream.GroupListen;
+import dev.loop.net.stream.StreamConnection;
+import dev.loop.net.stream.TcpServer;
+import dev.loop.net.transport.Addresses;
+import dev.loop.net.transport.NetRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -97,7 +101,7 @@ public final class Net {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(onAccept, "onAccept");
-        return GroupListen.listen(group, address, options, mode, null, onAccept);
+        return groupServer(group, GroupListen.listen(group, address, options, mode, null, onAccept));
     }
 
     /**
@@ -114,7 +118,7 @@ public final class Net {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(onAccept, "onAccept");
-        return GroupListen.listen(group, address, options, AcceptMode.AUTO, tls, onAccept);
+        return groupServer(group, GroupListen.listen(group, address, options, AcceptMode.AUTO, tls, onAccept));
     }
 
     /** Connects with default options. */
@@ -152,6 +156,10 @@ public final class Net {
         Objects.requireNonNull(tls, "tls");
         NetRegistry net = registry(loop, address);
         return new StreamConnection(net, options, null, null, address).connect(tls);
+    }
+
+    private static GroupServer groupServer(LoopGroup group, GroupListen.Listening l) {
+        return new GroupServer(group, l.servers(), l.mode());
     }
 
     private static NetRegistry registry(Loop loop, InetSocketAddress address) {

@@ -62,7 +62,7 @@ public record ServerOptions(int backlog, boolean reuseAddress, boolean reusePort
     }
 
     /** The listening socket's kernel options, as the backend SPI takes them. */
-    Map<SocketOption<?>, Object> kernelOptions() {
+    public Map<SocketOption<?>, Object> kernelOptions() {
         Map<SocketOption<?>, Object> m = new LinkedHashMap<>();
         m.put(StandardSocketOptions.SO_REUSEADDR, reuseAddress);
         if (reusePort) {

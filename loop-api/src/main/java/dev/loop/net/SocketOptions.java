@@ -106,7 +106,7 @@ public record SocketOptions(boolean tcpNoDelay, boolean keepAlive, int sendBuffe
     }
 
     /** The kernel options, as the backend SPI takes them. */
-    Map<SocketOption<?>, Object> kernelOptions() {
+    public Map<SocketOption<?>, Object> kernelOptions() {
         Map<SocketOption<?>, Object> m = new LinkedHashMap<>();
         m.put(StandardSocketOptions.TCP_NODELAY, tcpNoDelay);
         if (keepAlive) {

@@ -28,7 +28,7 @@ public record TlsInfo(String protocol, String cipherSuite, String applicationPro
     }
 
     /** What {@code engine} agreed on, once its handshake finished. */
-    static TlsInfo of(SSLEngine engine) {
+    public static TlsInfo of(SSLEngine engine) {
         SSLSession s = engine.getSession();
         String alpn = engine.getApplicationProtocol();
         List<Certificate> peer;

@@ -155,12 +155,12 @@ public record TlsOptions(SSLContext context, List<String> protocols, List<String
     // ------------------------------------------------------------------ engines
 
     /** The host name a client sends and verifies for a connection to {@code peer}. */
-    String hostFor(InetSocketAddress peer) {
+    public String hostFor(InetSocketAddress peer) {
         return serverName != null ? serverName : peer.getHostString();
     }
 
     /** The context for a client that asked for {@code host} by SNI (null: it named none). */
-    SSLContext contextFor(String host) {
+    public SSLContext contextFor(String host) {
         if (host == null || serverContexts.isEmpty()) {
             return context;
         }
@@ -175,7 +175,7 @@ public record TlsOptions(SSLContext context, List<String> protocols, List<String
     }
 
     /** A configured engine: a client's for {@code peer}, or a server's from {@code ctx}. */
-    SSLEngine newEngine(boolean client, InetSocketAddress peer, SSLContext ctx) {
+    public SSLEngine newEngine(boolean client, InetSocketAddress peer, SSLContext ctx) {
         SSLEngine e;
         SSLParameters p;
         if (client) {

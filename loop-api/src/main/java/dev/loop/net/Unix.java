@@ -2,6 +2,12 @@ package dev.loop.net;
 
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
+import dev.loop.net.stream.StreamConnection;
+import dev.loop.net.stream.TcpServer;
+import dev.loop.net.stream.UnixPaths;
+import dev.loop.net.transport.Addresses;
+import dev.loop.net.transport.NetEntry;
+import dev.loop.net.transport.NetRegistry;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.UnixIo;
 import java.io.IOException;
