@@ -123,17 +123,17 @@ public final class Net {
 
     /** Connects with default options. */
     public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address) {
-        return connect(loop, address, SocketOptions.defaults());
+        return connect(loop, address, ConnectionOptions.defaults());
     }
 
     /**
      * Connects to {@code address}. Never blocks: every failure arrives through the future, a refused
      * connect as a {@link java.net.ConnectException} naming the address, a connect slower than
-     * {@link SocketOptions#connectTimeout()} as a {@link java.net.SocketTimeoutException}.
+     * {@link ConnectionOptions#connectTimeout()} as a {@link java.net.SocketTimeoutException}.
      * Cancelling the future (or the task awaiting it) gives up the connect: the socket is closed,
      * whether or not it had connected meanwhile.
      */
-    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
+    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, ConnectionOptions options) {
         Objects.requireNonNull(options, "options");
         NetRegistry net = registry(loop, address);
         return new StreamConnection(net, options, null, null, address).connect(null);
@@ -150,7 +150,7 @@ public final class Net {
      *
      * @param tls the client's trust and settings ({@link TlsOptions#client()}: what the JDK trusts)
      */
-    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options,
+    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, ConnectionOptions options,
                                                  TlsOptions tls) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tls, "tls");

@@ -18,7 +18,7 @@ import javax.net.ssl.SSLParameters;
 /**
  * TLS settings of a server ({@link Net#listen(dev.loop.Loop, InetSocketAddress, ServerOptions, TlsOptions,
  * java.util.function.Consumer) Net.listen}), a client ({@link Net#connect(dev.loop.Loop, InetSocketAddress,
- * SocketOptions, TlsOptions) Net.connect}) or an upgrade ({@link Connection#startTls}). Immutable; each
+ * ConnectionOptions, TlsOptions) Net.connect}) or an upgrade ({@link Connection#startTls}). Immutable; each
  * {@code with...} returns a copy. Engines come from a {@link SSLContext}, which holds the keys, the
  * trusted certificates and the session cache (resumption is the JDK's); {@link TlsContexts} makes
  * one from PEM or PKCS#12 files.

@@ -125,7 +125,7 @@ public final class Unix {
 
     /** Connects to {@code address} with default options. */
     public static LoopFuture<Connection> connect(Loop loop, SocketAddress address) {
-        return connect(loop, address, SocketOptions.defaults());
+        return connect(loop, address, ConnectionOptions.defaults());
     }
 
     /**
@@ -138,7 +138,7 @@ public final class Unix {
      * @throws UnsupportedOperationException naming the backend when it has no Unix domain sockets
      *                                       or no abstract names
      */
-    public static LoopFuture<Connection> connect(Loop loop, SocketAddress address, SocketOptions options) {
+    public static LoopFuture<Connection> connect(Loop loop, SocketAddress address, ConnectionOptions options) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
         NetRegistry net = NetEntry.registry(loop);

@@ -15,7 +15,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.LimitExceededException;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -84,7 +84,7 @@ public class FaultContract extends NetSuite {
     }
 
     /** Opens {@code n} connections to {@code server}, at most {@code wave} connecting at once (the accept queue is finite). */
-    private List<Connection> connectMany(Loop loop, Server server, int n, SocketOptions options) {
+    private List<Connection> connectMany(Loop loop, Server server, int n, ConnectionOptions options) {
         List<Connection> all = new ArrayList<>(n);
         for (int at = 0; at < n; at += 200) {
             List<LoopFuture<Connection>> wave = new ArrayList<>();
@@ -159,7 +159,7 @@ public class FaultContract extends NetSuite {
         int n = (int) Math.min(fullSize() ? 2_000 : 300, room);
         assertTrue(n >= 100, "the open-file limit leaves room for only " + n + " connections");
         Server server = echoServer(loop);
-        List<Connection> clients = connectMany(loop, server, n, SocketOptions.defaults());
+        List<Connection> clients = connectMany(loop, server, n, ConnectionOptions.defaults());
         awaitTrue(loop, n + " accepted", () -> server.connections().size() == n);
         Random rnd = new Random(11);
         List<byte[]> sent = new ArrayList<>();
@@ -195,7 +195,7 @@ public class FaultContract extends NetSuite {
         Loop loop = open();
         long before = settledFds(loop);
         int n = fullSize() ? 200 : 40;
-        SocketOptions small = SocketOptions.defaults().withBufferSizes(16 * 1024, 16 * 1024);
+        ConnectionOptions small = ConnectionOptions.defaults().withBufferSizes(16 * 1024, 16 * 1024);
         List<String> outcomes = new ArrayList<>();
         AtomicInteger stuck = new AtomicInteger(); // server tasks now blocked in their write or read
         Server server = listen(loop, ServerOptions.defaults().withAccepted(small), c -> loop.spawn(() -> {
@@ -263,7 +263,7 @@ public class FaultContract extends NetSuite {
             });
         });
         Random rnd = new Random(6);
-        List<Connection> clients = connectMany(loop, server, n, SocketOptions.defaults());
+        List<Connection> clients = connectMany(loop, server, n, ConnectionOptions.defaults());
         List<Integer> sizes = new ArrayList<>();
         List<LoopFuture<byte[]>> answers = new ArrayList<>();
         for (Connection c : clients) {
@@ -299,7 +299,7 @@ public class FaultContract extends NetSuite {
         int slow = fullSize() ? 20 : 5;
         int chunk = 16 * 1024;
         int high = 64 * 1024;
-        SocketOptions opts = SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
+        ConnectionOptions opts = ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
         long[] maxQueued = {0};
         List<Throwable> writerEnds = new ArrayList<>();
         byte[] data = new byte[chunk];
@@ -375,8 +375,8 @@ public class FaultContract extends NetSuite {
             }
             return null;
         }));
-        List<Connection> slow = connectMany(loop, server, drippers, SocketOptions.defaults());
-        List<Connection> fast = connectMany(loop, server, floods, SocketOptions.defaults());
+        List<Connection> slow = connectMany(loop, server, drippers, ConnectionOptions.defaults());
+        List<Connection> fast = connectMany(loop, server, floods, ConnectionOptions.defaults());
         byte[] flood = new byte[1000];
         java.util.Arrays.fill(flood, (byte) 'f');
         TimerHandle[] drip = new TimerHandle[1];
@@ -405,7 +405,7 @@ public class FaultContract extends NetSuite {
 
         long[] worstNanos = {0};
         List<LoopFuture<Void>> clients = new ArrayList<>();
-        for (Connection c : connectMany(loop, server, normal, SocketOptions.defaults())) {
+        for (Connection c : connectMany(loop, server, normal, ConnectionOptions.defaults())) {
             clients.add(loop.spawn(() -> {
                 for (int i = 0; i < rounds; i++) {
                     long t0 = System.nanoTime();
@@ -528,7 +528,7 @@ public class FaultContract extends NetSuite {
             return null;
         }));
         Random rnd = new Random(17);
-        List<Connection> clients = connectMany(loop, server, n, SocketOptions.defaults());
+        List<Connection> clients = connectMany(loop, server, n, ConnectionOptions.defaults());
         List<LoopFuture<?>> ends = new ArrayList<>();
         for (Connection c : clients) {
             byte[] garbage = randomBytes(rnd, rnd.nextInt(32 * 1024));

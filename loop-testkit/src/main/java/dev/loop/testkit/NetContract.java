@@ -18,7 +18,7 @@ import dev.loop.net.LimitExceededException;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.Unix;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -170,7 +170,7 @@ public class NetContract {
 
     /** Connects to {@code address} over the transport under test. */
     protected LoopFuture<Connection> connectTo(Loop loop, SocketAddress address) {
-        return connect(loop, address, SocketOptions.defaults());
+        return connect(loop, address, ConnectionOptions.defaults());
     }
 
     /** Skips a test of what only TCP has, saying what. */
@@ -183,12 +183,12 @@ public class NetContract {
     }
 
     /** Connects to {@code server} over the transport under test. */
-    protected LoopFuture<Connection> connect(Loop loop, Server server, SocketOptions options) {
+    protected LoopFuture<Connection> connect(Loop loop, Server server, ConnectionOptions options) {
         return connect(loop, server.localSocketAddress(), options);
     }
 
     /** Connects to {@code address} over the transport under test. */
-    protected LoopFuture<Connection> connect(Loop loop, SocketAddress address, SocketOptions options) {
+    protected LoopFuture<Connection> connect(Loop loop, SocketAddress address, ConnectionOptions options) {
         return switch (cell.transport()) {
             case "tcp" -> Net.connect(loop, (InetSocketAddress) address, options);
             case "unix" -> Unix.connect(loop, address, options);
@@ -208,7 +208,7 @@ public class NetContract {
     }
 
     protected LoopFuture<Connection> connect(Loop loop, Server server) {
-        return connect(loop, server, SocketOptions.defaults());
+        return connect(loop, server, ConnectionOptions.defaults());
     }
 
     /** A push-style echo server; at end of stream it closes after sending the rest. */
@@ -455,10 +455,10 @@ public class NetContract {
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
         Server server = listen(loop,
-                ServerOptions.defaults().withAccepted(SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)),
+                ServerOptions.defaults().withAccepted(ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)),
                 accepted::complete);
         Connection client = await(loop, connect(loop, server,
-                SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)));
+                ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)));
         Connection conn = await(loop, accepted);
         LoopFuture<Void> write = conn.write(new byte[8 << 20]); // the client never reads: it stays queued
         spin(loop, 3);
@@ -498,7 +498,7 @@ public class NetContract {
         Loop loop = open();
         Server server = listen(loop, c -> { });
         Connection client = await(loop, connect(loop, server,
-                SocketOptions.defaults().withReadTimeout(Duration.ofMillis(30))));
+                ConnectionOptions.defaults().withReadTimeout(Duration.ofMillis(30))));
         Throwable e = awaitFailure(loop, client.read(ByteBuffer.allocate(10)));
         assertInstanceOf(SocketTimeoutException.class, e);
         assertTrue(client.isOpen());
@@ -513,7 +513,7 @@ public class NetContract {
         // that is where the 40 ms start: timing from a later point would let a busy machine's
         // delay between the accept and that point look like an early close.
         Server server = listen(loop,
-                ServerOptions.defaults().withAccepted(SocketOptions.defaults().withIdleTimeout(Duration.ofMillis(40))),
+                ServerOptions.defaults().withAccepted(ConnectionOptions.defaults().withIdleTimeout(Duration.ofMillis(40))),
                 c -> {
                     acceptedAt[0] = loop.time();
                     accepted.complete(c);
@@ -535,7 +535,7 @@ public class NetContract {
         int chunk = 16 * 1024;
         int high = 64 * 1024;
         long total = 8L << 20;
-        SocketOptions small = SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
+        ConnectionOptions small = ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
         Promise<Connection> accepted = loop.newPromise();
         Server server = listen(loop, ServerOptions.defaults().withAccepted(small), accepted::complete);
         Connection writer = await(loop, connect(loop, server, small));

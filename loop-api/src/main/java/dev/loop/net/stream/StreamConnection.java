@@ -6,8 +6,8 @@ import dev.loop.Promise;
 import dev.loop.TimerHandle;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.Net;
-import dev.loop.net.SocketOptions;
 import dev.loop.net.TlsInfo;
 import dev.loop.net.TlsOptions;
 import dev.loop.net.Unix;
@@ -51,7 +51,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     private static final String[] STATE_NAMES = {"connecting", "open", "closing", "closed"};
 
     public final NetRegistry net;
-    final SocketOptions options;
+    final ConnectionOptions options;
     final SocketAddress remote;
     private final SocketAddress local; // null: ask the transport; else a name the backend cannot report
     private final TcpServer server;   // null for a client connection
@@ -79,7 +79,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
      *               the transport
      * @param remote the peer's address, likewise kept here rather than asked of the socket
      */
-    public StreamConnection(NetRegistry net, SocketOptions options, TcpServer server, SocketAddress local, SocketAddress remote) {
+    public StreamConnection(NetRegistry net, ConnectionOptions options, TcpServer server, SocketAddress local, SocketAddress remote) {
         super(net.loop);
         this.net = net;
         this.options = options;
@@ -537,7 +537,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     }
 
     @Override
-    public SocketOptions options() {
+    public ConnectionOptions options() {
         return options;
     }
 

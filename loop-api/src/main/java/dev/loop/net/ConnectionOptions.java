@@ -30,7 +30,7 @@ import java.util.Objects;
  *                          {@link java.net.SocketTimeoutException} (the connection stays open);
  *                          {@link Duration#ZERO}: none
  */
-public record SocketOptions(boolean tcpNoDelay, boolean keepAlive, int sendBufferSize, int receiveBufferSize,
+public record ConnectionOptions(boolean tcpNoDelay, boolean keepAlive, int sendBufferSize, int receiveBufferSize,
                             int readBufferSize, int highWatermark, int lowWatermark, Duration connectTimeout,
                             Duration idleTimeout, Duration readTimeout) {
 
@@ -39,7 +39,7 @@ public record SocketOptions(boolean tcpNoDelay, boolean keepAlive, int sendBuffe
     public static final int DEFAULT_LOW_WATERMARK = 16 * 1024;
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
-    public SocketOptions {
+    public ConnectionOptions {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(readTimeout, "readTimeout");
@@ -60,48 +60,48 @@ public record SocketOptions(boolean tcpNoDelay, boolean keepAlive, int sendBuffe
     }
 
     /** TCP_NODELAY on, system buffer sizes, 64 KiB reads, watermarks 64/16 KiB, 30 s to connect. */
-    public static SocketOptions defaults() {
-        return new SocketOptions(true, false, 0, 0, DEFAULT_READ_BUFFER_SIZE, DEFAULT_HIGH_WATERMARK,
+    public static ConnectionOptions defaults() {
+        return new ConnectionOptions(true, false, 0, 0, DEFAULT_READ_BUFFER_SIZE, DEFAULT_HIGH_WATERMARK,
                 DEFAULT_LOW_WATERMARK, DEFAULT_CONNECT_TIMEOUT, Duration.ZERO, Duration.ZERO);
     }
 
-    public SocketOptions withTcpNoDelay(boolean on) {
-        return new SocketOptions(on, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize, highWatermark,
+    public ConnectionOptions withTcpNoDelay(boolean on) {
+        return new ConnectionOptions(on, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize, highWatermark,
                 lowWatermark, connectTimeout, idleTimeout, readTimeout);
     }
 
-    public SocketOptions withKeepAlive(boolean on) {
-        return new SocketOptions(tcpNoDelay, on, sendBufferSize, receiveBufferSize, readBufferSize, highWatermark,
+    public ConnectionOptions withKeepAlive(boolean on) {
+        return new ConnectionOptions(tcpNoDelay, on, sendBufferSize, receiveBufferSize, readBufferSize, highWatermark,
                 lowWatermark, connectTimeout, idleTimeout, readTimeout);
     }
 
-    public SocketOptions withBufferSizes(int send, int receive) {
-        return new SocketOptions(tcpNoDelay, keepAlive, send, receive, readBufferSize, highWatermark,
+    public ConnectionOptions withBufferSizes(int send, int receive) {
+        return new ConnectionOptions(tcpNoDelay, keepAlive, send, receive, readBufferSize, highWatermark,
                 lowWatermark, connectTimeout, idleTimeout, readTimeout);
     }
 
-    public SocketOptions withReadBufferSize(int bytes) {
-        return new SocketOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, bytes, highWatermark,
+    public ConnectionOptions withReadBufferSize(int bytes) {
+        return new ConnectionOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, bytes, highWatermark,
                 lowWatermark, connectTimeout, idleTimeout, readTimeout);
     }
 
-    public SocketOptions withWatermarks(int low, int high) {
-        return new SocketOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize, high,
+    public ConnectionOptions withWatermarks(int low, int high) {
+        return new ConnectionOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize, high,
                 low, connectTimeout, idleTimeout, readTimeout);
     }
 
-    public SocketOptions withConnectTimeout(Duration d) {
-        return new SocketOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize,
+    public ConnectionOptions withConnectTimeout(Duration d) {
+        return new ConnectionOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize,
                 highWatermark, lowWatermark, d, idleTimeout, readTimeout);
     }
 
-    public SocketOptions withIdleTimeout(Duration d) {
-        return new SocketOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize,
+    public ConnectionOptions withIdleTimeout(Duration d) {
+        return new ConnectionOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize,
                 highWatermark, lowWatermark, connectTimeout, d, readTimeout);
     }
 
-    public SocketOptions withReadTimeout(Duration d) {
-        return new SocketOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize,
+    public ConnectionOptions withReadTimeout(Duration d) {
+        return new ConnectionOptions(tcpNoDelay, keepAlive, sendBufferSize, receiveBufferSize, readBufferSize,
                 highWatermark, lowWatermark, connectTimeout, idleTimeout, d);
     }
 
