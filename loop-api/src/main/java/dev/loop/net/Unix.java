@@ -2,9 +2,11 @@ package dev.loop.net;
 
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
+import dev.loop.net.stream.Dial;
 import dev.loop.net.stream.StreamConnection;
 import dev.loop.net.stream.TcpServer;
 import dev.loop.net.stream.UnixPaths;
+import dev.loop.net.stream.UnixPeers;
 import dev.loop.net.transport.Addresses;
 import dev.loop.net.transport.NetEntry;
 import dev.loop.net.transport.NetRegistry;
@@ -150,7 +152,7 @@ public final class Unix {
         if (options.receiveBufferSize() > 0) {
             kernel.put(StandardSocketOptions.SO_RCVBUF, options.receiveBufferSize());
         }
-        StreamConnection.Dial dial;
+        Dial dial;
         if (address instanceof UnixDomainSocketAddress path) {
             UnixPaths.checkLength(path);
             dial = ready -> io.connect(path, kernel, ready);
@@ -179,23 +181,7 @@ public final class Unix {
      */
     public static PeerCredentials peerCredentials(Connection connection) throws IOException {
         Objects.requireNonNull(connection, "connection");
-        if (!(connection instanceof StreamConnection c) || !isUnix(c.remoteSocketAddress())) {
-            throw new IllegalArgumentException("not a Unix domain socket connection: " + connection);
-        }
-        if (c.isClosed()) {
-            throw new ClosedChannelException();
-        }
-        UnixIo.IoPeerCredentials p;
-        try {
-            p = NetEntry.unix(c.net).peerCredentials(c.socket());
-        } catch (UnsupportedOperationException e) {
-            throw NetEntry.unsupported(c.net, e);
-        }
-        return new PeerCredentials(p.pid(), p.uid(), p.gid());
-    }
-
-    private static boolean isUnix(SocketAddress a) {
-        return a instanceof UnixDomainSocketAddress || a instanceof LinuxAbstractAddress;
+        return UnixPeers.credentials(connection);
     }
 
     private static IllegalArgumentException notUnix(SocketAddress address) {

@@ -7,16 +7,13 @@ import dev.loop.TimerHandle;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
 import dev.loop.net.ConnectionOptions;
-import dev.loop.net.Net;
 import dev.loop.net.TlsInfo;
 import dev.loop.net.TlsOptions;
-import dev.loop.net.Unix;
 import dev.loop.net.tls.TlsStart;
 import dev.loop.net.tls.TlsTransport;
 import dev.loop.net.transport.Addresses;
 import dev.loop.net.transport.CoalescedReadiness;
 import dev.loop.net.transport.NetRegistry;
-import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoTransport;
 import java.io.IOException;
@@ -26,7 +23,6 @@ import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.util.Objects;
 
 /**
  * The engine's {@link Connection} on an {@link IoTransport}; not thread-safe (loop thread only).
@@ -34,9 +30,9 @@ import java.util.Objects;
  * <p>This class is the state machine (connecting, open, closing, closed): opening, readiness
  * dispatch, closing and the idle timeout. Reading is a {@link StreamReader}'s, writing a
  * {@link StreamWriter}'s; the bytes come and go through the transport: the backend's socket, or a
- * TLS layer over it that this class asks for and swaps in itself (at connect, accept or STARTTLS). Every public operation enters here and the reader
- * and writer are reached only through this class, so a rule for all of them (which thread may
- * call) has one place to go.
+ * TLS layer over it, which this class asks for and swaps in itself. Every public operation enters
+ * here and the reader and writer are reached only through this class, so a rule for all of them
+ * (which thread may call) has one place to go.
  *
  * <p>The connection is its own readiness receiver and its own callback ({@link CoalescedReadiness}):
  * the poll only records the bits and schedules it once; {@link #ready} (in the callback phase)
@@ -50,7 +46,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     private static final int CLOSED = 3;
     private static final String[] STATE_NAMES = {"connecting", "open", "closing", "closed"};
 
-    public final NetRegistry net;
+    final NetRegistry net;
     final ConnectionOptions options;
     final SocketAddress remote;
     private final SocketAddress local; // null: ask the transport; else a name the backend cannot report
@@ -58,7 +54,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     private final StreamReader reader;
     private final StreamWriter writer;
     IoTransport transport;            // set by connect or accepted, replaced once by startTls; read by the reader and writer
-    private IoSocket socket;          // the backend's socket under any layer, for what only it can answer
+    IoSocket socket;                  // the backend's socket under any layer, for what only it can answer (UnixPeers)
     private int state;
 
     // the interest last asked of the transport: only a change is passed on
@@ -73,12 +69,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     private long lastActivity;
     private TimerHandle idleTimer;
 
-    /**
-     * @param local  the local name when the opener knows one the backend cannot report (a Unix
-     *               socket's, a Linux abstract name is no {@code UnixDomainSocketAddress}); null: ask
-     *               the transport
-     * @param remote the peer's address, likewise kept here rather than asked of the socket
-     */
+    /** {@code local}: a name the backend cannot report (a Linux abstract one), or null to ask the transport. */
     public StreamConnection(NetRegistry net, ConnectionOptions options, TcpServer server, SocketAddress local, SocketAddress remote) {
         super(net.loop);
         this.net = net;
@@ -93,21 +84,13 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
 
     // ------------------------------------------------------------------ opening
 
-    /** Opens a socket that is connecting, and reports to {@code ready}. */
-    public interface Dial {
-        IoSocket open(IoReady ready) throws IOException;
-    }
-
     /** Starts a TCP connect, with a TLS handshake after it if {@code tls} is set; the future completes with this connection. */
     public LoopFuture<Connection> connect(TlsOptions tls) {
         InetSocketAddress to = (InetSocketAddress) remote;
         return connectThrough(ready -> net.io.connect(to, options.kernelOptions(), ready), tls);
     }
 
-    /**
-     * Starts a connect through {@code dial}, with a TLS layer over the socket if {@code tls} is set;
-     * the future completes with this connection.
-     */
+    /** Starts a connect through {@code dial}, TLS over it if {@code tls} is set; the future completes with this. */
     public LoopFuture<Connection> connectThrough(Dial dial, TlsOptions tls) {
         connecting = loop.newPromise();
         state = CONNECTING;
@@ -152,9 +135,8 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     }
 
     /**
-     * Adopts {@code t}, a transport over the accepted socket {@code s} that must finish opening
-     * first (a TLS handshake): the connection stays connecting, and the future completes once it is
-     * open.
+     * Adopts {@code t} over the accepted socket {@code s}, which must finish opening first (a TLS
+     * handshake): the connection stays connecting, and the future completes once it is open.
      */
     LoopFuture<Connection> acceptedOpening(IoSocket s, IoTransport t) {
         connecting = loop.newPromise();
@@ -241,7 +223,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     /**
      * The one thread rule: every operation that changes the connection runs on the loop thread, or
      * on any thread while the loop is not running (setting up before {@code runForever}, as
-     * {@link Net} allows). Anything else would race the loop, so it is refused, naming the thread
+     * {@code Net} allows). Anything else would race the loop, so it is refused, naming the thread
      * and the loop, rather than handed to the loop behind the caller's back: what the caller sees
      * right after the call ({@code isWritable}, a pending read, an immediate write's future) would
      * then depend on when the loop got to it. {@code loop.callSoon} is the explicit way across.
@@ -326,38 +308,9 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
 
     // ------------------------------------------------------------------ TLS
 
-    /**
-     * STARTTLS: asks for a TLS layer over the transport in use and swaps it in. Bytes still queued go
-     * out unencrypted first, and what the reader read ahead is the start of the peer's TLS. If the
-     * handshake fails, the connection is closed with the reason.
-     */
     @Override
     public LoopFuture<Connection> startTls(TlsOptions tls) {
-        Objects.requireNonNull(tls, "tls");
-        if (transport instanceof TlsTransport) {
-            throw new IllegalStateException("TLS is already on " + this);
-        }
-        Promise<Connection> upgraded = loop.newPromise();
-        if (!isOpen()) {
-            upgraded.fail(closedCause());
-            return upgraded;
-        }
-        InetSocketAddress peer = TlsStart.tcpPeer(remote);
-        ByteBuffer readAhead = reader.takeReadAhead(); // throws if a read is pending: nothing changed then
-        TlsTransport t = TlsStart.upgrade(net, transport, this, tls, server == null, peer, writer.queuedBytes(),
-                interestRead, interestWrite, readAhead);
-        transport = t;
-        t.handshake().onDone(f -> {
-            if (f.isSuccess()) {
-                upgraded.tryComplete(this);
-            } else {
-                Throwable why = f.exception();
-                closeNow(why instanceof IOException io ? io : new IOException(why));
-                upgraded.tryFail(why);
-            }
-        });
-        t.begin();
-        return upgraded;
+        return StartTls.upgrade(this, reader, tls, server == null, writer.queuedBytes(), interestRead, interestWrite);
     }
 
     @Override
@@ -487,13 +440,8 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
 
     // ------------------------------------------------------------------ state
 
-    public boolean isClosed() {
+    boolean isClosed() {
         return state == CLOSED;
-    }
-
-    /** The backend's socket under any layer (a Unix peer's credentials are asked of it); null before it opened. */
-    public IoSocket socket() {
-        return socket;
     }
 
     @Override

@@ -8,3 +8,5 @@
  * {@code dev.loop.net}, {@code .transport} and {@code .tls}. See docs/adr/0012-networking-layout.md.
  */
 package dev.loop.net.stream;
+
+import dev.loop.net.Unix;
