@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +26,22 @@ import org.junit.jupiter.api.Test;
  * package's {@code package-info.java} says the same in words). Imports point down only, so the
  * packages form no cycle; above all, the engine names nothing but the SPI.
  *
+ * <p>Networking is one node with a facade inside (docs/adr/0013-networking-layout.md): the public
+ * {@code dev.loop.net} calls into its internal packages, which implement its interfaces, so that
+ * pair of edges is allowed and the cycle check sees {@code dev.loop.net.*} as one package. Among
+ * the internal packages the edges point one way: stream, then TLS, then the transport helpers;
+ * datagrams beside stream on the transport helpers.
+ *
  * <p>Every class file's constant pool is read: class references and the descriptors and generic
  * signatures in its UTF-8 entries, so a type used only in a method signature counts too.
  */
 class LayeringTest {
+
+    private static final String NET = "dev.loop.net";
+    private static final String TRANSPORT = "dev.loop.net.transport";
+    private static final String STREAM = "dev.loop.net.stream";
+    private static final String TLS = "dev.loop.net.tls";
+    private static final String DGRAM = "dev.loop.net.dgram";
 
     /** Package, then the packages of this module it may use (besides itself and the JDK). */
     private static final Map<String, Set<String>> ALLOWED = Map.of(
@@ -37,7 +50,15 @@ class LayeringTest {
             "dev.loop.engine", Set.of("dev.loop.spi"),
             "dev.loop", Set.of("dev.loop.engine", "dev.loop.spi"),
             "dev.loop.sync", Set.of("dev.loop"),
-            "dev.loop.net", Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi"));
+            // the facade: the public entry points open what the internal packages implement
+            NET, Set.of("dev.loop", "dev.loop.spi", TRANSPORT, STREAM, DGRAM),
+            TRANSPORT, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET),
+            TLS, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET, TRANSPORT),
+            STREAM, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET, TRANSPORT, TLS),
+            DGRAM, Set.of("dev.loop", "dev.loop.spi", NET, TRANSPORT));
+
+    /** The packages other modules may use: the public API and the SPI; internals are not exported. */
+    private static final Set<String> EXPORTED = Set.of("dev.loop", "dev.loop.sync", NET, "dev.loop.spi", "dev.loop.heap");
 
     /** Libraries a package may use besides the JDK: only the engine's inbox needs one. */
     private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools"));
@@ -65,10 +86,50 @@ class LayeringTest {
 
     @Test
     void thePackagesFormNoCycle() throws IOException {
-        Map<String, Set<String>> used = packageDependencies();
+        Map<String, Set<String>> used = new TreeMap<>();
+        packageDependencies().forEach((pkg, deps) -> {
+            Set<String> merged = used.computeIfAbsent(asOne(pkg), k -> new TreeSet<>());
+            deps.forEach(d -> merged.add(asOne(d)));
+            merged.remove(asOne(pkg));
+        });
         for (String start : used.keySet()) {
             assertTrue(!reaches(used, start, start, new TreeSet<>()), start + " depends on itself through other packages");
         }
+    }
+
+    @Test
+    void theNetworkingInternalsPointOneWay() throws IOException {
+        Map<String, Set<String>> internal = new TreeMap<>();
+        packageDependencies().forEach((pkg, deps) -> {
+            if (pkg.startsWith(NET + ".")) {
+                internal.put(pkg, new TreeSet<>(deps.stream().filter(d -> d.startsWith(NET + ".")).toList()));
+            }
+        });
+        assertEquals(Set.of(TRANSPORT, STREAM, TLS, DGRAM), internal.keySet());
+        for (String start : internal.keySet()) {
+            assertTrue(!reaches(internal, start, start, new TreeSet<>()), start + " depends on itself through " + internal);
+        }
+        assertTrue(internal.get(TRANSPORT).isEmpty(), "the transport helpers name nothing above them: " + internal.get(TRANSPORT));
+        assertEquals(Set.of(TRANSPORT), internal.get(TLS), "TLS sees the byte-pipe contract and its helpers, never a stream connection");
+    }
+
+    @Test
+    void onlyTheApiAndTheSpiAreExported() throws IOException {
+        Path descriptor = classesRoot().resolve("module-info.class");
+        assertTrue(Files.exists(descriptor), "no module descriptor compiled at " + descriptor);
+        Set<String> exported = new TreeSet<>();
+        try (InputStream in = Files.newInputStream(descriptor)) {
+            ModuleDescriptor.read(in).exports().forEach(e -> {
+                assertTrue(e.targets().isEmpty(), "a qualified export: " + e);
+                exported.add(e.source());
+            });
+        }
+        assertEquals(new TreeSet<>(EXPORTED), exported);
+    }
+
+    /** Networking counts as one package for the cycle check: its facade and internals call each other by design. */
+    private static String asOne(String pkg) {
+        return pkg.startsWith(NET + ".") ? NET : pkg;
     }
 
     private static boolean reaches(Map<String, Set<String>> graph, String from, String target, Set<String> seen) {
@@ -85,12 +146,7 @@ class LayeringTest {
 
     /** For each package of loop-api's classes, the other packages its classes name. */
     private static Map<String, Set<String>> packageDependencies() throws IOException {
-        Path root;
-        try {
-            root = Path.of(Loop.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IOException(e);
-        }
+        Path root = classesRoot();
         assertTrue(Files.isDirectory(root), "expected loop-api's classes in a directory: " + root);
         Map<String, Set<String>> deps = new TreeMap<>();
         try (Stream<Path> files = Files.walk(root)) {
@@ -112,6 +168,14 @@ class LayeringTest {
             }
         }
         return deps;
+    }
+
+    private static Path classesRoot() throws IOException {
+        try {
+            return Path.of(Loop.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IOException(e);
+        }
     }
 
     private static String packageOf(String internalName) {

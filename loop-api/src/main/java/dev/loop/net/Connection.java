@@ -34,7 +34,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Writing: {@link #write} hands bytes to the kernel at once when it can and queues a copy of
  * the rest. The queue is unbounded, but {@link #isWritable()} and {@link #drain()} say when it holds
- * more than the {@linkplain SocketOptions#highWatermark() high watermark}: a writer that waits for
+ * more than the {@linkplain ConnectionOptions#highWatermark() high watermark}: a writer that waits for
  * {@code drain()} keeps memory bounded however slow the reader is.
  *
  * <p>When the loop closes, every connection it owns is closed and every pending future of it fails
@@ -198,5 +198,5 @@ public interface Connection {
     }
 
     /** The options this connection was opened with. */
-    SocketOptions options();
+    ConnectionOptions options();
 }

@@ -78,7 +78,7 @@ public record DatagramOptions(boolean reuseAddress, boolean reusePort, boolean b
     }
 
     /** The kernel options, as the backend SPI takes them. */
-    Map<SocketOption<?>, Object> kernelOptions() {
+    public Map<SocketOption<?>, Object> kernelOptions() {
         Map<SocketOption<?>, Object> m = new LinkedHashMap<>();
         if (reuseAddress) {
             m.put(StandardSocketOptions.SO_REUSEADDR, true);

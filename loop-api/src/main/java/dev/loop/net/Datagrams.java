@@ -1,6 +1,10 @@
 package dev.loop.net;
 
 import dev.loop.Loop;
+import dev.loop.net.dgram.UdpEndpoint;
+import dev.loop.net.transport.Addresses;
+import dev.loop.net.transport.NetEntry;
+import dev.loop.net.transport.NetRegistry;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -1,6 +1,7 @@
 package dev.loop.net;
 
 import dev.loop.LoopGroup;
+import dev.loop.net.stream.GroupListen;
 import java.net.InetSocketAddress;
 import java.util.List;
 

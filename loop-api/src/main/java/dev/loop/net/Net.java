@@ -3,9 +3,15 @@ package dev.loop.net;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopGroup;
-import dev.loop.engine.Engine;
+import dev.loop.Promise;
+import dev.loop.net.stream.GroupListen;
+import dev.loop.net.stream.StreamConnection;
+import dev.loop.net.stream.TcpServer;
+import dev.loop.net.transport.Addresses;
+import dev.loop.net.transport.NetRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -97,7 +103,7 @@ public final class Net {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(onAccept, "onAccept");
-        return GroupListen.listen(group, address, options, mode, null, onAccept);
+        return groupServer(group, GroupListen.listen(group, address, options, mode, null, onAccept));
     }
 
     /**
@@ -114,25 +120,33 @@ public final class Net {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(onAccept, "onAccept");
-        return GroupListen.listen(group, address, options, AcceptMode.AUTO, tls, onAccept);
+        return groupServer(group, GroupListen.listen(group, address, options, AcceptMode.AUTO, tls, onAccept));
     }
 
     /** Connects with default options. */
     public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address) {
-        return connect(loop, address, SocketOptions.defaults());
+        return connect(loop, address, ConnectionOptions.defaults());
     }
 
     /**
      * Connects to {@code address}. Never blocks: every failure arrives through the future, a refused
      * connect as a {@link java.net.ConnectException} naming the address, a connect slower than
-     * {@link SocketOptions#connectTimeout()} as a {@link java.net.SocketTimeoutException}.
-     * Cancelling the future (or the task awaiting it) gives up the connect: the socket is closed,
-     * whether or not it had connected meanwhile.
+     * {@link ConnectionOptions#connectTimeout()} as a {@link java.net.SocketTimeoutException}, an
+     * unresolved address as a {@link java.net.UnknownHostException} naming the host (resolving it
+     * would block the loop). Cancelling the future (or the task awaiting it) gives up the connect:
+     * the socket is closed, whether or not it had connected meanwhile.
+     *
+     * @throws IllegalStateException if the loop is closed, or runs on another thread: misuse, not a
+     *                               failure of the connect
      */
-    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options) {
+    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, ConnectionOptions options) {
         Objects.requireNonNull(options, "options");
+        LoopFuture<Connection> unresolved = unresolved(loop, address);
+        if (unresolved != null) {
+            return unresolved;
+        }
         NetRegistry net = registry(loop, address);
-        return new StreamConnection(net, options, null, address).connect(null);
+        return new StreamConnection(net, options, null, null, address).connect(null);
     }
 
     /**
@@ -146,12 +160,37 @@ public final class Net {
      *
      * @param tls the client's trust and settings ({@link TlsOptions#client()}: what the JDK trusts)
      */
-    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, SocketOptions options,
+    public static LoopFuture<Connection> connect(Loop loop, InetSocketAddress address, ConnectionOptions options,
                                                  TlsOptions tls) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tls, "tls");
+        LoopFuture<Connection> unresolved = unresolved(loop, address);
+        if (unresolved != null) {
+            return unresolved;
+        }
         NetRegistry net = registry(loop, address);
-        return new StreamConnection(net, options, null, address).connect(tls);
+        return new StreamConnection(net, options, null, null, address).connect(tls);
+    }
+
+    /**
+     * A connect to an unresolved address fails as its future, as every failure of a connect does:
+     * with an {@link UnknownHostException} naming the host, since resolving it here would block the
+     * loop. Null when {@code address} is resolved.
+     */
+    private static LoopFuture<Connection> unresolved(Loop loop, InetSocketAddress address) {
+        Objects.requireNonNull(loop, "loop");
+        Objects.requireNonNull(address, "address");
+        if (!address.isUnresolved()) {
+            return null;
+        }
+        Promise<Connection> failed = loop.newPromise();
+        failed.fail(new UnknownHostException(address.getHostString() + ": unresolved address " + address
+                + "; resolve it first, off the loop (a DNS lookup would block it)"));
+        return failed;
+    }
+
+    private static GroupServer groupServer(LoopGroup group, GroupListen.Listening l) {
+        return new GroupServer(group, l.servers(), l.mode());
     }
 
     private static NetRegistry registry(Loop loop, InetSocketAddress address) {

@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param accepted            options of each accepted connection
  */
 public record ServerOptions(int backlog, boolean reuseAddress, boolean reusePort, int maxAcceptsPerWakeup,
-                            SocketOptions accepted) {
+                            ConnectionOptions accepted) {
 
     public static final int DEFAULT_BACKLOG = 1024;
     public static final int DEFAULT_MAX_ACCEPTS_PER_WAKEUP = 64;
@@ -38,7 +38,7 @@ public record ServerOptions(int backlog, boolean reuseAddress, boolean reusePort
 
     /** Backlog 1024, SO_REUSEADDR on, no SO_REUSEPORT, 64 accepts per wakeup, default connections. */
     public static ServerOptions defaults() {
-        return new ServerOptions(DEFAULT_BACKLOG, true, false, DEFAULT_MAX_ACCEPTS_PER_WAKEUP, SocketOptions.defaults());
+        return new ServerOptions(DEFAULT_BACKLOG, true, false, DEFAULT_MAX_ACCEPTS_PER_WAKEUP, ConnectionOptions.defaults());
     }
 
     public ServerOptions withBacklog(int n) {
@@ -57,12 +57,12 @@ public record ServerOptions(int backlog, boolean reuseAddress, boolean reusePort
         return new ServerOptions(backlog, reuseAddress, reusePort, n, accepted);
     }
 
-    public ServerOptions withAccepted(SocketOptions o) {
+    public ServerOptions withAccepted(ConnectionOptions o) {
         return new ServerOptions(backlog, reuseAddress, reusePort, maxAcceptsPerWakeup, o);
     }
 
     /** The listening socket's kernel options, as the backend SPI takes them. */
-    Map<SocketOption<?>, Object> kernelOptions() {
+    public Map<SocketOption<?>, Object> kernelOptions() {
         Map<SocketOption<?>, Object> m = new LinkedHashMap<>();
         m.put(StandardSocketOptions.SO_REUSEADDR, reuseAddress);
         if (reusePort) {

@@ -1,6 +1,7 @@
 package dev.loop.net;
 
 import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
@@ -28,7 +29,7 @@ public record TlsInfo(String protocol, String cipherSuite, String applicationPro
     }
 
     /** What {@code engine} agreed on, once its handshake finished. */
-    static TlsInfo of(SSLEngine engine) {
+    public static TlsInfo of(SSLEngine engine) {
         SSLSession s = engine.getSession();
         String alpn = engine.getApplicationProtocol();
         List<Certificate> peer;
@@ -39,6 +40,29 @@ public record TlsInfo(String protocol, String cipherSuite, String applicationPro
         }
         return new TlsInfo(s.getProtocol(), s.getCipherSuite(), alpn == null || alpn.isEmpty() ? null : alpn,
                 serverName(engine, s), peer, s);
+    }
+
+    /**
+     * What was agreed and who the peer is, in one short line: the protocol, the cipher suite, ALPN
+     * and SNI when there were any, and the subject of the peer's certificate, never the
+     * certificates or the session themselves (a record's default would print every certificate
+     * whole, several kilobytes per log line).
+     */
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("TlsInfo[").append(protocol).append(", ").append(cipherSuite);
+        if (applicationProtocol != null) {
+            b.append(", ALPN ").append(applicationProtocol);
+        }
+        if (serverName != null) {
+            b.append(", SNI ").append(serverName);
+        }
+        b.append(", peer ").append(peerCertificates.isEmpty() ? "sent no certificate" : subject(peerCertificates.get(0)));
+        return b.append(']').toString();
+    }
+
+    private static String subject(Certificate c) {
+        return c instanceof X509Certificate x ? x.getSubjectX500Principal().getName() : "a " + c.getType() + " certificate";
     }
 
     private static String serverName(SSLEngine engine, SSLSession s) {

@@ -18,7 +18,7 @@ import javax.net.ssl.SSLParameters;
 /**
  * TLS settings of a server ({@link Net#listen(dev.loop.Loop, InetSocketAddress, ServerOptions, TlsOptions,
  * java.util.function.Consumer) Net.listen}), a client ({@link Net#connect(dev.loop.Loop, InetSocketAddress,
- * SocketOptions, TlsOptions) Net.connect}) or an upgrade ({@link Connection#startTls}). Immutable; each
+ * ConnectionOptions, TlsOptions) Net.connect}) or an upgrade ({@link Connection#startTls}). Immutable; each
  * {@code with...} returns a copy. Engines come from a {@link SSLContext}, which holds the keys, the
  * trusted certificates and the session cache (resumption is the JDK's); {@link TlsContexts} makes
  * one from PEM or PKCS#12 files.
@@ -155,12 +155,12 @@ public record TlsOptions(SSLContext context, List<String> protocols, List<String
     // ------------------------------------------------------------------ engines
 
     /** The host name a client sends and verifies for a connection to {@code peer}. */
-    String hostFor(InetSocketAddress peer) {
+    public String hostFor(InetSocketAddress peer) {
         return serverName != null ? serverName : peer.getHostString();
     }
 
     /** The context for a client that asked for {@code host} by SNI (null: it named none). */
-    SSLContext contextFor(String host) {
+    public SSLContext contextFor(String host) {
         if (host == null || serverContexts.isEmpty()) {
             return context;
         }
@@ -175,7 +175,7 @@ public record TlsOptions(SSLContext context, List<String> protocols, List<String
     }
 
     /** A configured engine: a client's for {@code peer}, or a server's from {@code ctx}. */
-    SSLEngine newEngine(boolean client, InetSocketAddress peer, SSLContext ctx) {
+    public SSLEngine newEngine(boolean client, InetSocketAddress peer, SSLContext ctx) {
         SSLEngine e;
         SSLParameters p;
         if (client) {

@@ -2,6 +2,14 @@ package dev.loop.net;
 
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
+import dev.loop.net.stream.Dial;
+import dev.loop.net.stream.StreamConnection;
+import dev.loop.net.stream.TcpServer;
+import dev.loop.net.stream.UnixPaths;
+import dev.loop.net.stream.UnixPeers;
+import dev.loop.net.transport.Addresses;
+import dev.loop.net.transport.NetEntry;
+import dev.loop.net.transport.NetRegistry;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.UnixIo;
 import java.io.IOException;
@@ -119,7 +127,7 @@ public final class Unix {
 
     /** Connects to {@code address} with default options. */
     public static LoopFuture<Connection> connect(Loop loop, SocketAddress address) {
-        return connect(loop, address, SocketOptions.defaults());
+        return connect(loop, address, ConnectionOptions.defaults());
     }
 
     /**
@@ -132,7 +140,7 @@ public final class Unix {
      * @throws UnsupportedOperationException naming the backend when it has no Unix domain sockets
      *                                       or no abstract names
      */
-    public static LoopFuture<Connection> connect(Loop loop, SocketAddress address, SocketOptions options) {
+    public static LoopFuture<Connection> connect(Loop loop, SocketAddress address, ConnectionOptions options) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
         NetRegistry net = NetEntry.registry(loop);
@@ -144,17 +152,18 @@ public final class Unix {
         if (options.receiveBufferSize() > 0) {
             kernel.put(StandardSocketOptions.SO_RCVBUF, options.receiveBufferSize());
         }
-        StreamConnection.Dial dial;
+        Dial dial;
         if (address instanceof UnixDomainSocketAddress path) {
             UnixPaths.checkLength(path);
-            dial = ready -> new SocketTransport(io.connect(path, kernel, ready), Addresses.UNNAMED_UNIX, path);
+            dial = ready -> io.connect(path, kernel, ready);
         } else if (address instanceof LinuxAbstractAddress name) {
-            dial = ready -> new SocketTransport(io.connectAbstract(name.name(), kernel, ready), Addresses.UNNAMED_UNIX, name);
+            dial = ready -> io.connectAbstract(name.name(), kernel, ready);
         } else {
             throw notUnix(address);
         }
         try {
-            return new StreamConnection(net, options, null, address).connectThrough(dial);
+            // the connection keeps both names: a backend cannot report a Linux abstract one
+            return new StreamConnection(net, options, null, Addresses.UNNAMED_UNIX, address).connectThrough(dial, null);
         } catch (UnsupportedOperationException e) {
             throw NetEntry.unsupported(net, e);
         }
@@ -172,24 +181,7 @@ public final class Unix {
      */
     public static PeerCredentials peerCredentials(Connection connection) throws IOException {
         Objects.requireNonNull(connection, "connection");
-        if (!(connection instanceof StreamConnection c) || !(c.transport instanceof SocketTransport t)
-                || !isUnix(c.remoteSocketAddress())) {
-            throw new IllegalArgumentException("not a Unix domain socket connection: " + connection);
-        }
-        if (c.isClosed()) {
-            throw new ClosedChannelException();
-        }
-        UnixIo.IoPeerCredentials p;
-        try {
-            p = NetEntry.unix(c.net).peerCredentials(t.socket());
-        } catch (UnsupportedOperationException e) {
-            throw NetEntry.unsupported(c.net, e);
-        }
-        return new PeerCredentials(p.pid(), p.uid(), p.gid());
-    }
-
-    private static boolean isUnix(SocketAddress a) {
-        return a instanceof UnixDomainSocketAddress || a instanceof LinuxAbstractAddress;
+        return UnixPeers.credentials(connection);
     }
 
     private static IllegalArgumentException notUnix(SocketAddress address) {

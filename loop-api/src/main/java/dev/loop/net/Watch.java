@@ -1,6 +1,7 @@
 package dev.loop.net;
 
 import dev.loop.Loop;
+import dev.loop.net.transport.ChannelWatch;
 import java.io.IOException;
 import java.nio.channels.SelectableChannel;
 import java.util.Objects;

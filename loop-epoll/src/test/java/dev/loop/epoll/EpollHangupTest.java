@@ -16,7 +16,7 @@ import dev.loop.net.Net;
 import dev.loop.Promise;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.TimerHandle;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -96,7 +96,7 @@ class EpollHangupTest {
 
     @Test
     void aResetFailsAPendingReadAndAPendingWriteAndClosesTheFdOnce() throws Exception {
-        SocketOptions small = SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024);
+        ConnectionOptions small = ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024);
         Promise<Connection> accepted = loop.newPromise();
         Server server = Net.listen(loop, ANY_PORT, ServerOptions.defaults().withAccepted(small), accepted::complete);
         long baseline = Fds.count();

@@ -10,7 +10,7 @@ import dev.loop.net.LimitExceededException;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -65,7 +65,7 @@ public final class EchoServer {
 
     /** The server's options: a read timeout on accepted connections in {@code --prefix} mode. */
     static ServerOptions options(boolean prefix, Duration readTimeout) {
-        return prefix ? ServerOptions.defaults().withAccepted(SocketOptions.defaults().withReadTimeout(readTimeout))
+        return prefix ? ServerOptions.defaults().withAccepted(ConnectionOptions.defaults().withReadTimeout(readTimeout))
                 : ServerOptions.defaults();
     }
 

@@ -11,7 +11,7 @@ import dev.loop.ProviderInfo;
 import dev.loop.net.Connection;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.TlsContexts;
 import dev.loop.net.TlsOptions;
 import java.io.BufferedReader;
@@ -196,14 +196,14 @@ class TlsRealClientsTest {
             int port = Integer.parseInt(server.await(l -> l.startsWith("ACCEPT "), "ACCEPT line").replaceAll(".*:", ""));
             InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
             TlsOptions trust = TlsOptions.of(TlsContexts.trusting(pem[0]));
-            Connection both = loop.runUntilComplete(Net.connect(loop, at, SocketOptions.defaults(),
+            Connection both = loop.runUntilComplete(Net.connect(loop, at, ConnectionOptions.defaults(),
                     trust.withApplicationProtocols("h2", "http/1.1")));
             assertEquals("h2", both.tls().applicationProtocol());
             both.write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             String status = loop.runUntilComplete(both.readLine(1000));
             assertTrue(status.startsWith("HTTP/1.0 200"), status);
             both.close();
-            Connection old = loop.runUntilComplete(Net.connect(loop, at, SocketOptions.defaults(),
+            Connection old = loop.runUntilComplete(Net.connect(loop, at, ConnectionOptions.defaults(),
                     trust.withApplicationProtocols("http/1.1")));
             assertEquals("http/1.1", old.tls().applicationProtocol());
             old.close();
@@ -223,7 +223,7 @@ class TlsRealClientsTest {
              Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
             int port = Integer.parseInt(server.await(l -> l.startsWith("ACCEPT "), "ACCEPT line").replaceAll(".*:", ""));
             Connection c = loop.runUntilComplete(Net.connect(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
-                    SocketOptions.defaults(), TlsOptions.of(TlsContexts.trusting(pem[0]))));
+                    ConnectionOptions.defaults(), TlsOptions.of(TlsContexts.trusting(pem[0]))));
             c.write("ping\n".getBytes(StandardCharsets.US_ASCII));
             server.await(l -> l.equals("ping"), "our ping");
             server.send("K"); // s_server: a key update, asking ours in return

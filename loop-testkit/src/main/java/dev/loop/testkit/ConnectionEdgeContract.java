@@ -14,7 +14,7 @@ import dev.loop.Task;
 import dev.loop.net.Connection;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 public class ConnectionEdgeContract extends NetSuite {
 
     /** A connected pair on one loop: [client, the server's side]. */
-    private Connection[] pair(Loop loop, SocketOptions options) throws Exception {
+    private Connection[] pair(Loop loop, ConnectionOptions options) throws Exception {
         Promise<Connection> accepted = loop.newPromise();
         Server server = listen(loop, ServerOptions.defaults().withAccepted(options), accepted::complete);
         Connection client = await(loop, connect(loop, server, options));
@@ -47,7 +47,7 @@ public class ConnectionEdgeContract extends NetSuite {
     }
 
     private Connection[] pair(Loop loop) throws Exception {
-        return pair(loop, SocketOptions.defaults());
+        return pair(loop, ConnectionOptions.defaults());
     }
 
     /** Cancels {@code f} through the public API, as a caller holding only the future can. */
@@ -156,7 +156,7 @@ public class ConnectionEdgeContract extends NetSuite {
     @Test
     void eachWaitingDrainCanBeCancelledAlone() throws Exception {
         Loop loop = open();
-        SocketOptions small = SocketOptions.defaults().withBufferSizes(16 * 1024, 16 * 1024).withWatermarks(1024, 4096);
+        ConnectionOptions small = ConnectionOptions.defaults().withBufferSizes(16 * 1024, 16 * 1024).withWatermarks(1024, 4096);
         Connection[] p = pair(loop, small);
         p[1].write(new byte[4 << 20]); // the client does not read yet: far above the high watermark
         spin(loop, 3);

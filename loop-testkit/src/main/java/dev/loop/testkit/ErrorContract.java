@@ -15,7 +15,7 @@ import dev.loop.net.Datagrams;
 import dev.loop.net.LinuxAbstractAddress;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.Unix;
 import java.io.IOException;
 import java.net.BindException;
@@ -92,7 +92,7 @@ public class ErrorContract extends NetSuite {
                 }
                 Thread.sleep(100); // the fillers' handshakes complete in the kernel
                 Throwable e = awaitFailure(loop,
-                        Net.connect(loop, address, SocketOptions.defaults().withConnectTimeout(Duration.ofMillis(300))));
+                        Net.connect(loop, address, ConnectionOptions.defaults().withConnectTimeout(Duration.ofMillis(300))));
                 assertFailure(e, SocketTimeoutException.class, "connect to " + address + " timed out after 300 ms");
             } finally {
                 for (SocketChannel c : fillers) {
@@ -173,7 +173,7 @@ public class ErrorContract extends NetSuite {
         Loop loop = open();
         Server server = listen(loop, accepted -> { });
         Connection c = await(loop, Net.connect(loop, server.localAddress(),
-                SocketOptions.defaults().withReadTimeout(Duration.ofMillis(100))));
+                ConnectionOptions.defaults().withReadTimeout(Duration.ofMillis(100))));
         Throwable e = awaitFailure(loop, c.read(ByteBuffer.allocate(16)));
         assertFailure(e, SocketTimeoutException.class, "no data from " + server.localAddress() + " within 100 ms");
     }

@@ -8,7 +8,7 @@ import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.net.Connection;
 import dev.loop.net.Server;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -38,7 +38,7 @@ public class FaultLoadContract extends FaultSuite {
         int n = (int) Math.min(fullSize() ? 2_000 : 300, room);
         assertTrue(n >= 100, "the open-file limit leaves room for only " + n + " connections");
         Server server = echoServer(loop);
-        List<Connection> clients = connectMany(loop, server, n, SocketOptions.defaults());
+        List<Connection> clients = connectMany(loop, server, n, ConnectionOptions.defaults());
         awaitTrue(loop, n + " accepted", () -> server.connections().size() == n);
         Random rnd = new Random(11);
         List<byte[]> sent = new ArrayList<>();

@@ -12,7 +12,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.LimitExceededException;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +48,7 @@ public class FaultPeerContract extends FaultSuite {
         Loop loop = open();
         long before = settledFds(loop);
         int n = fullSize() ? 200 : 40;
-        SocketOptions small = SocketOptions.defaults().withBufferSizes(16 * 1024, 16 * 1024);
+        ConnectionOptions small = ConnectionOptions.defaults().withBufferSizes(16 * 1024, 16 * 1024);
         List<String> outcomes = new ArrayList<>();
         AtomicInteger stuck = new AtomicInteger(); // server tasks now blocked in their write or read
         Server server = listen(loop, ServerOptions.defaults().withAccepted(small), c -> loop.spawn(() -> {
@@ -116,7 +116,7 @@ public class FaultPeerContract extends FaultSuite {
             });
         });
         Random rnd = new Random(6);
-        List<Connection> clients = connectMany(loop, server, n, SocketOptions.defaults());
+        List<Connection> clients = connectMany(loop, server, n, ConnectionOptions.defaults());
         List<Integer> sizes = new ArrayList<>();
         List<LoopFuture<byte[]>> answers = new ArrayList<>();
         for (Connection c : clients) {
@@ -169,7 +169,7 @@ public class FaultPeerContract extends FaultSuite {
             return null;
         }));
         Random rnd = new Random(17);
-        List<Connection> clients = connectMany(loop, server, n, SocketOptions.defaults());
+        List<Connection> clients = connectMany(loop, server, n, ConnectionOptions.defaults());
         List<LoopFuture<?>> ends = new ArrayList<>();
         for (Connection c : clients) {
             byte[] garbage = randomBytes(rnd, rnd.nextInt(32 * 1024));

@@ -13,7 +13,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.LimitExceededException;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -50,7 +50,7 @@ public class FaultSlowContract extends FaultSuite {
         int slow = fullSize() ? 20 : 5;
         int chunk = 16 * 1024;
         int high = 64 * 1024;
-        SocketOptions opts = SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
+        ConnectionOptions opts = ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
         long[] maxQueued = {0};
         List<Throwable> writerEnds = new ArrayList<>();
         byte[] data = new byte[chunk];
@@ -126,8 +126,8 @@ public class FaultSlowContract extends FaultSuite {
             }
             return null;
         }));
-        List<Connection> slow = connectMany(loop, server, drippers, SocketOptions.defaults());
-        List<Connection> fast = connectMany(loop, server, floods, SocketOptions.defaults());
+        List<Connection> slow = connectMany(loop, server, drippers, ConnectionOptions.defaults());
+        List<Connection> fast = connectMany(loop, server, floods, ConnectionOptions.defaults());
         byte[] flood = new byte[1000];
         java.util.Arrays.fill(flood, (byte) 'f');
         TimerHandle[] drip = new TimerHandle[1];
@@ -156,7 +156,7 @@ public class FaultSlowContract extends FaultSuite {
 
         long[] worstNanos = {0};
         List<LoopFuture<Void>> clients = new ArrayList<>();
-        for (Connection c : connectMany(loop, server, normal, SocketOptions.defaults())) {
+        for (Connection c : connectMany(loop, server, normal, ConnectionOptions.defaults())) {
             clients.add(loop.spawn(() -> {
                 for (int i = 0; i < rounds; i++) {
                     long t0 = System.nanoTime();

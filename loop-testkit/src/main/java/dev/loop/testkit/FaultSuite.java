@@ -8,7 +8,7 @@ import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.net.Connection;
 import dev.loop.net.Server;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -66,7 +66,7 @@ public abstract class FaultSuite extends NetSuite {
     }
 
     /** Opens {@code n} connections to {@code server}, at most {@code wave} connecting at once (the accept queue is finite). */
-    List<Connection> connectMany(Loop loop, Server server, int n, SocketOptions options) {
+    List<Connection> connectMany(Loop loop, Server server, int n, ConnectionOptions options) {
         List<Connection> all = new ArrayList<>(n);
         for (int at = 0; at < n; at += 200) {
             List<LoopFuture<Connection>> wave = new ArrayList<>();

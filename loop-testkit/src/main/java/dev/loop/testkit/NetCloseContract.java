@@ -11,7 +11,7 @@ import dev.loop.Promise;
 import dev.loop.net.Connection;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.Unix;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -93,10 +93,10 @@ public class NetCloseContract extends StreamSuite {
         Loop loop = open();
         Promise<Connection> accepted = loop.newPromise();
         Server server = listen(loop,
-                ServerOptions.defaults().withAccepted(SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)),
+                ServerOptions.defaults().withAccepted(ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)),
                 accepted::complete);
         Connection client = await(loop, connect(loop, server,
-                SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)));
+                ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024)));
         Connection conn = await(loop, accepted);
         LoopFuture<Void> write = conn.write(new byte[8 << 20]); // the client never reads: it stays queued
         spin(loop, 3);

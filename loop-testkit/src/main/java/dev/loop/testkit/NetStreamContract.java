@@ -12,7 +12,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.LimitExceededException;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +39,7 @@ public class NetStreamContract extends StreamSuite {
         int chunk = 16 * 1024;
         int high = 64 * 1024;
         long total = 8L << 20;
-        SocketOptions small = SocketOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
+        ConnectionOptions small = ConnectionOptions.defaults().withBufferSizes(32 * 1024, 32 * 1024).withWatermarks(16 * 1024, high);
         Promise<Connection> accepted = loop.newPromise();
         Server server = listen(loop, ServerOptions.defaults().withAccepted(small), accepted::complete);
         Connection writer = await(loop, connect(loop, server, small));

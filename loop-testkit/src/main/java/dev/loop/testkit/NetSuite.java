@@ -9,7 +9,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -82,7 +82,7 @@ public abstract class NetSuite {
     }
 
     /** Connects to {@code server} over the transport under test. */
-    protected LoopFuture<Connection> connect(Loop loop, Server server, SocketOptions options) {
+    protected LoopFuture<Connection> connect(Loop loop, Server server, ConnectionOptions options) {
         return switch (cell.transport()) {
             case "tcp" -> Net.connect(loop, server.localAddress(), options);
             default -> throw new IllegalArgumentException("unknown transport " + cell.transport());
@@ -90,7 +90,7 @@ public abstract class NetSuite {
     }
 
     protected LoopFuture<Connection> connect(Loop loop, Server server) {
-        return connect(loop, server, SocketOptions.defaults());
+        return connect(loop, server, ConnectionOptions.defaults());
     }
 
     // ------------------------------------------------------------------ waiting

@@ -9,7 +9,7 @@ import dev.loop.Promise;
 import dev.loop.net.Connection;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -33,7 +33,7 @@ public class NetTimeoutContract extends StreamSuite {
         Loop loop = open();
         Server server = listen(loop, c -> { });
         Connection client = await(loop, connect(loop, server,
-                SocketOptions.defaults().withReadTimeout(Duration.ofMillis(30))));
+                ConnectionOptions.defaults().withReadTimeout(Duration.ofMillis(30))));
         Throwable e = awaitFailure(loop, client.read(ByteBuffer.allocate(10)));
         assertInstanceOf(SocketTimeoutException.class, e);
         assertTrue(client.isOpen());
@@ -48,7 +48,7 @@ public class NetTimeoutContract extends StreamSuite {
         // that is where the 40 ms start: timing from a later point would let a busy machine's
         // delay between the accept and that point look like an early close.
         Server server = listen(loop,
-                ServerOptions.defaults().withAccepted(SocketOptions.defaults().withIdleTimeout(Duration.ofMillis(40))),
+                ServerOptions.defaults().withAccepted(ConnectionOptions.defaults().withIdleTimeout(Duration.ofMillis(40))),
                 c -> {
                     acceptedAt[0] = loop.time();
                     accepted.complete(c);

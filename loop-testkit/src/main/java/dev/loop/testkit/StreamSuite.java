@@ -8,7 +8,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.Unix;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -141,7 +141,7 @@ public abstract class StreamSuite {
 
     /** Connects to {@code address} over the transport under test. */
     protected LoopFuture<Connection> connectTo(Loop loop, SocketAddress address) {
-        return connect(loop, address, SocketOptions.defaults());
+        return connect(loop, address, ConnectionOptions.defaults());
     }
 
     /** Skips a test of what only TCP has, saying what. */
@@ -154,12 +154,12 @@ public abstract class StreamSuite {
     }
 
     /** Connects to {@code server} over the transport under test. */
-    protected LoopFuture<Connection> connect(Loop loop, Server server, SocketOptions options) {
+    protected LoopFuture<Connection> connect(Loop loop, Server server, ConnectionOptions options) {
         return connect(loop, server.localSocketAddress(), options);
     }
 
     /** Connects to {@code address} over the transport under test. */
-    protected LoopFuture<Connection> connect(Loop loop, SocketAddress address, SocketOptions options) {
+    protected LoopFuture<Connection> connect(Loop loop, SocketAddress address, ConnectionOptions options) {
         return switch (cell.transport()) {
             case "tcp" -> Net.connect(loop, (InetSocketAddress) address, options);
             case "unix" -> Unix.connect(loop, address, options);
@@ -179,7 +179,7 @@ public abstract class StreamSuite {
     }
 
     protected LoopFuture<Connection> connect(Loop loop, Server server) {
-        return connect(loop, server, SocketOptions.defaults());
+        return connect(loop, server, ConnectionOptions.defaults());
     }
 
     /** A push-style echo server; at end of stream it closes after sending the rest. */

@@ -12,7 +12,7 @@ import dev.loop.net.ConnectionHandler;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.TlsOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -134,7 +134,7 @@ public class TlsJdkPeerContract {
             }
         });
         Connection c = NetContract.await(loop, Net.connect(loop,
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), jdk.getLocalPort()), SocketOptions.defaults(),
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), jdk.getLocalPort()), ConnectionOptions.defaults(),
                 TestCertificates.clientOptions()));
         for (String word : new String[] {"one", "two", "three"}) {
             c.write((word + "\n").getBytes(StandardCharsets.UTF_8));
@@ -183,7 +183,7 @@ public class TlsJdkPeerContract {
         assertTrue(outcome.equals("first refused") || outcome.equals("first null"), outcome);
         Throwable why = NetContract.await(loop, closedWith);
         assertTrue(why.getMessage().contains("renegotiation") && why.getMessage().contains("refused"), why.toString());
-        Connection other = NetContract.await(loop, Net.connect(loop, at, SocketOptions.defaults(),
+        Connection other = NetContract.await(loop, Net.connect(loop, at, ConnectionOptions.defaults(),
                 TestCertificates.clientOptions().withProtocols("TLSv1.2")));
         other.write("still fine\n".getBytes(StandardCharsets.UTF_8));
         assertEquals("still fine", NetContract.await(loop, other.readLine(100)));

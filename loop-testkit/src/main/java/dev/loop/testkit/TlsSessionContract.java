@@ -15,7 +15,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.TlsInfo;
 import dev.loop.net.TlsOptions;
 import java.nio.ByteBuffer;
@@ -156,7 +156,7 @@ public class TlsSessionContract extends TlsSuite {
         Server server = Net.listen(loop, ANY_PORT, ServerOptions.defaults(), tls12, accepted::complete);
         TlsRecordingProxy proxy = TlsRecordingProxy.start(loop, server.localAddress());
         TlsOptions client12 = TestCertificates.clientOptions().withProtocols("TLSv1.2");
-        Connection client = await(loop, Net.connect(loop, proxy.address(), SocketOptions.defaults(), client12));
+        Connection client = await(loop, Net.connect(loop, proxy.address(), ConnectionOptions.defaults(), client12));
         Connection conn = await(loop, accepted);
         conn.write(ascii("bye"));
         conn.close();
@@ -166,7 +166,7 @@ public class TlsSessionContract extends TlsSuite {
         Promise<Connection> second = loop.newPromise();
         Server server2 = Net.listen(loop, ANY_PORT, ServerOptions.defaults(), tls12, second::complete);
         TlsRecordingProxy proxy2 = TlsRecordingProxy.start(loop, server2.localAddress());
-        Connection client2 = await(loop, Net.connect(loop, proxy2.address(), SocketOptions.defaults(), client12));
+        Connection client2 = await(loop, Net.connect(loop, proxy2.address(), ConnectionOptions.defaults(), client12));
         Connection conn2 = await(loop, second);
         client2.write(ascii("hi"));
         client2.shutdownOutput();
@@ -176,7 +176,7 @@ public class TlsSessionContract extends TlsSuite {
         Promise<Connection> third = loop.newPromise();
         Server server3 = Net.listen(loop, ANY_PORT, ServerOptions.defaults(), tls12, third::complete);
         TlsRecordingProxy proxy3 = TlsRecordingProxy.start(loop, server3.localAddress());
-        await(loop, Net.connect(loop, proxy3.address(), SocketOptions.defaults(), client12));
+        await(loop, Net.connect(loop, proxy3.address(), ConnectionOptions.defaults(), client12));
         Connection conn3 = await(loop, third);
         conn3.write(ascii("x"));
         spin(loop, 3);

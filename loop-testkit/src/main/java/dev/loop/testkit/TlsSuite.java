@@ -9,7 +9,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
-import dev.loop.net.SocketOptions;
+import dev.loop.net.ConnectionOptions;
 import dev.loop.net.TlsOptions;
 import dev.loop.LoopOptions;
 import java.io.IOException;
@@ -135,7 +135,7 @@ public abstract class TlsSuite {
     }
 
     protected LoopFuture<Connection> tlsConnect(Loop loop, Server server, TlsOptions tls) {
-        return Net.connect(loop, server.localAddress(), SocketOptions.defaults(), tls);
+        return Net.connect(loop, server.localAddress(), ConnectionOptions.defaults(), tls);
     }
 
     /** A round trip of one line through an echo server, proving the connection still works. */

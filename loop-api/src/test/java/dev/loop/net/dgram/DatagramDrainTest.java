@@ -1,0 +1,247 @@
+package dev.loop.net.dgram;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loop.Loop;
+import dev.loop.LoopFuture;
+import dev.loop.LoopOptions;
+import dev.loop.Loops;
+import dev.loop.net.DatagramEndpoint;
+import dev.loop.net.DatagramOptions;
+import dev.loop.net.Datagrams;
+import dev.loop.spi.DatagramIo;
+import dev.loop.spi.IoDatagram;
+import dev.loop.spi.IoReady;
+import dev.loop.spi.IoServerSocket;
+import dev.loop.spi.IoSocket;
+import dev.loop.spi.NetIo;
+import dev.loop.testing.ParkingLoopProvider;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketOption;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * drain() on a UDP endpoint whose queue is full. The kernel never refuses a UDP send on loopback
+ * (it hands the datagram over at once and drops what the receiver has no room for), so the network
+ * suites cannot fill the queue: here the endpoint is the real one over real 127.0.0.1 sockets, and
+ * only "the kernel has no room" is said by the test.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class DatagramDrainTest {
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    private static final DatagramOptions SMALL = DatagramOptions.defaults().withWatermarks(100, 200);
+
+    private final LoopbackSockets sockets = new LoopbackSockets();
+    private Loop loop;
+    private DatagramChannel peer;
+
+    @BeforeEach
+    void open() throws IOException {
+        loop = Loops.open(LoopOptions.defaults().withBackend("park"));
+        ParkingLoopProvider.last.net = sockets;
+        peer = DatagramChannel.open().bind(LOOPBACK);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        loop.close();
+        peer.close();
+    }
+
+    private InetSocketAddress to() throws IOException {
+        return (InetSocketAddress) peer.getLocalAddress();
+    }
+
+    private static boolean cancel(LoopFuture<?> f) {
+        return f.toCompletableFuture().cancel(false) && f.isCancelled();
+    }
+
+    @Test
+    void eachWaitingDrainCanBeCancelledAlone() throws IOException {
+        DatagramEndpoint ep = Datagrams.bind(loop, LOOPBACK, SMALL);
+        sockets.full = true; // every send is queued: 300 bytes, above the high mark
+        for (int i = 0; i < 3; i++) {
+            byte[] d = new byte[100];
+            d[0] = (byte) i;
+            ep.send(ByteBuffer.wrap(d), to());
+        }
+        assertFalse(ep.isWritable());
+        LoopFuture<Void> a = ep.drain();
+        LoopFuture<Void> b = ep.drain();
+        assertTrue(cancel(a));
+        assertFalse(b.isDone(), "cancelling one drainer cancelled another: " + b);
+        LoopFuture<Void> c = ep.drain();
+        assertFalse(c.isDone(), "a drain after a cancelled one starts cancelled: " + c);
+
+        sockets.makeRoom(); // WRITE readiness: the queue flushes to empty, below the low mark
+        loop.runUntilComplete(c);
+        assertTrue(b.isSuccess() && c.isSuccess(), b + ", " + c);
+        assertTrue(a.isCancelled());
+        assertTrue(ep.isWritable());
+        assertEquals(0, ep.queuedBytes());
+        // the queue went out in order, each datagram whole
+        ByteBuffer got = ByteBuffer.allocate(65_536);
+        for (int i = 0; i < 3; i++) {
+            got.clear();
+            peer.receive(got);
+            assertEquals(100, got.flip().remaining());
+            assertEquals(i, got.get(0));
+        }
+    }
+
+    @Test
+    void closingFailsEveryWaitingDrainWithTheCause() throws IOException {
+        DatagramEndpoint ep = Datagrams.bind(loop, LOOPBACK, SMALL);
+        sockets.full = true;
+        for (int i = 0; i < 3; i++) {
+            ep.send(ByteBuffer.allocate(100), to());
+        }
+        LoopFuture<Void> a = ep.drain();
+        LoopFuture<Void> b = ep.drain();
+        ep.abort();
+        for (LoopFuture<Void> f : List.of(a, b)) {
+            assertTrue(f.isDone() && !f.isCancelled(), f.toString());
+            assertInstanceOf(IOException.class, f.exception());
+            assertTrue(f.exception().getMessage().contains("aborted"), f.exception().getMessage());
+        }
+    }
+
+    /**
+     * The loopback UDP sockets of the JDK, except that while {@link #full} is set the kernel "has
+     * no room": a send returns false, as a real backend's does on EAGAIN.
+     */
+    static final class LoopbackSockets implements NetIo, DatagramIo {
+        volatile boolean full;
+        private Socket last;
+
+        void makeRoom() {
+            full = false;
+            if (last.wantsWrite) {
+                last.ready.onReady(IoReady.WRITE);
+            }
+        }
+
+        @Override
+        public DatagramIo datagrams() {
+            return this;
+        }
+
+        @Override
+        public IoDatagram open(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
+                throws IOException {
+            DatagramChannel ch = DatagramChannel.open();
+            ch.configureBlocking(false);
+            ch.bind(local);
+            last = new Socket(ch, ready);
+            return last;
+        }
+
+        @Override
+        public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
+                                     IoReady ready) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public IoSocket adopt(IoSocket accepted) {
+            throw new UnsupportedOperationException();
+        }
+
+        final class Socket implements IoDatagram {
+            final DatagramChannel ch;
+            final IoReady ready;
+            boolean wantsWrite;
+
+            Socket(DatagramChannel ch, IoReady ready) {
+                this.ch = ch;
+                this.ready = ready;
+            }
+
+            @Override
+            public InetSocketAddress localAddress() {
+                try {
+                    return (InetSocketAddress) ch.getLocalAddress();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public InetSocketAddress receive(ByteBuffer dst) throws IOException {
+                return (InetSocketAddress) ch.receive(dst);
+            }
+
+            @Override
+            public boolean send(ByteBuffer src, InetSocketAddress target) throws IOException {
+                if (full) {
+                    return false;
+                }
+                int n = src.remaining();
+                return ch.send(src, target) == n;
+            }
+
+            @Override
+            public void connect(InetSocketAddress remote) throws IOException {
+                ch.connect(remote);
+            }
+
+            @Override
+            public InetSocketAddress remoteAddress() {
+                return null;
+            }
+
+            @Override
+            public void joinGroup(InetAddress group, NetworkInterface nif) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void leaveGroup(InetAddress group, NetworkInterface nif) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public <T> void setOption(SocketOption<T> option, T value) throws IOException {
+                ch.setOption(option, value);
+            }
+
+            @Override
+            public void interest(boolean read, boolean write) {
+                wantsWrite = write;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    ch.close();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public boolean isOpen() {
+                return ch.isOpen();
+            }
+        }
+    }
+}
