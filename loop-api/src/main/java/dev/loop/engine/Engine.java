@@ -1,6 +1,6 @@
 package dev.loop.engine;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerQueue;
 import java.util.ArrayDeque;
@@ -13,7 +13,7 @@ import org.jctools.queues.MessagePassingQueue;
 /**
  * The run loop under every {@code dev.loop.Loop}: the ready queue, the inbox other threads submit
  * to, the timers, the clock and {@link #runOnce()}. It knows what plugs in below it (an
- * {@link IoHandler}, a {@link TimerQueue}, a {@link LoopClock}) and nothing above it: the loop that
+ * {@link IoDriver}, a {@link TimerQueue}, a {@link LoopClock}) and nothing above it: the loop that
  * {@code dev.loop} assembles on it adds futures, tasks and the exception handler, and the layers
  * built on that (networking) keep their per-loop state in {@linkplain #extension extensions} that
  * close with the engine.
@@ -25,7 +25,7 @@ public abstract class Engine {
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     public static final int MAX_CLOSE_PASSES = 1_000;
 
-    private final IoHandler io;
+    private final IoDriver io;
     private final EngineTimers timers;
     private final LoopClock clock;
     private final String backendName;
@@ -51,7 +51,7 @@ public abstract class Engine {
     private boolean closing;
     private long iterations;
 
-    protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
+    protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
         this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready);
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -442,7 +442,7 @@ public abstract class Engine {
     }
 
     /** The backend below this engine. */
-    public final IoHandler io() {
+    public final IoDriver io() {
         return io;
     }
 

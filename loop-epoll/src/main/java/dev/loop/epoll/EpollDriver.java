@@ -1,6 +1,6 @@
 package dev.loop.epoll;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
 import dev.loop.netty.LoopThreadExecutor;
 import dev.loop.netty.PollContext;
@@ -11,7 +11,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The {@link IoHandler} of backend {@code epoll}: drives Netty's native {@code EpollIoHandler} from
+ * The {@link IoDriver} of backend {@code epoll}: drives Netty's native {@code EpollIoHandler} from
  * the loop's own iteration instead of Netty's event loop (hence its own name: the two are not the
  * same kind of thing). Not thread-safe, except
  * {@link #wakeup()}.
@@ -25,7 +25,7 @@ import java.lang.invoke.VarHandle;
  * <p>Sockets ({@link #net()}) are Netty {@code LinuxSocket}s, each an {@code EpollIoHandle}
  * registered here; see {@link EpollNetIo}.
  */
-final class EpollDriver implements IoHandler {
+final class EpollDriver implements IoDriver {
     /**
      * Netty waits with {@code epoll_pwait2} (nanoseconds) where the kernel has it, else arms a
      * timerfd for short waits, so the engine never needs to park below a millisecond here.

@@ -1,6 +1,6 @@
 package dev.loop.iouring;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
 import dev.loop.netty.LoopThreadExecutor;
 import dev.loop.netty.PollContext;
@@ -11,7 +11,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The {@link IoHandler} of backend {@code io_uring}: drives Netty's native {@code IoUringIoHandler}
+ * The {@link IoDriver} of backend {@code io_uring}: drives Netty's native {@code IoUringIoHandler}
  * from the loop's own iteration. Not thread-safe, except {@link #wakeup()}.
  *
  * <p>One {@code io_uring_enter} per iteration does all the system work: it submits every
@@ -26,7 +26,7 @@ import java.lang.invoke.VarHandle;
  * <em>live</em> inside {@code run()} makes that safe: a wake-up that lands before the wait begins
  * turns {@link PollContext#canBlock()} false.
  */
-final class IoUringDriver implements IoHandler {
+final class IoUringDriver implements IoDriver {
     /** The wait is a timeout operation with a {@code timespec}: nanoseconds; a microsecond is honest. */
     private static final long RESOLUTION_NANOS = 1_000;
     private static final int COMPLETION_QUEUE = 16_384;

@@ -1,6 +1,6 @@
 package dev.loop.select;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,14 +20,14 @@ import java.util.function.Consumer;
  * <p>Sockets ({@link #net()}) are {@code SocketChannel}s and {@code ServerSocketChannel}s in
  * non-blocking mode on this selector: see {@link SelectNetIo}.
  */
-final class SelectIoHandler implements IoHandler {
+final class SelectDriver implements IoDriver {
     private static final long RESOLUTION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Selector selector;
-    private final Consumer<SelectionKey> dispatch = SelectIoHandler::dispatch;
+    private final Consumer<SelectionKey> dispatch = SelectDriver::dispatch;
     private SelectNetIo net;
 
-    SelectIoHandler() throws IOException {
+    SelectDriver() throws IOException {
         this.selector = Selector.open();
     }
 

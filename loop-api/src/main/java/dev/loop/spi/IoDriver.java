@@ -5,9 +5,10 @@ package dev.loop.spi;
  *
  * <p>The backend never sees the loop: each iteration the engine tells it how long it may block,
  * and readiness handlers it dispatches do nothing but enqueue callbacks on the loop. The model is
- * Netty 4.2's {@code IoHandler}.
+ * Netty 4.2's {@code IoHandler}; the name differs so that a backend built on Netty never has two
+ * types of the same simple name in one file.
  */
-public interface IoHandler extends AutoCloseable {
+public interface IoDriver extends AutoCloseable {
     /** {@link #poll} timeout meaning: block until an event or a {@link #wakeup()}. */
     long BLOCK_UNTIL_WOKEN = -1;
 

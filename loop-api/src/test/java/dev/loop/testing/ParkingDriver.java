@@ -1,6 +1,6 @@
 package dev.loop.testing;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * A backend without I/O for engine tests: it parks, with a millisecond resolution like the real
  * ones, and records every poll timeout so tests can see what the engine asked for.
  */
-public final class ParkingIoHandler implements IoHandler {
+public final class ParkingDriver implements IoDriver {
     public final ConcurrentLinkedQueue<Long> timeouts = new ConcurrentLinkedQueue<>();
     public final AtomicInteger wakeups = new AtomicInteger();
     public volatile boolean closed;
