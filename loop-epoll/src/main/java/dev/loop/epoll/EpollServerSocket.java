@@ -1,6 +1,6 @@
 package dev.loop.epoll;
 
-import dev.loop.netty.NativeErrors;
+import dev.loop.linux.NativeErrors;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;

@@ -1,6 +1,6 @@
 package dev.loop.epoll;
 
-import dev.loop.netty.NativeUnixIo;
+import dev.loop.linux.NativeUnixIo;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;

@@ -2,8 +2,8 @@ package dev.loop.iouring;
 
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
-import dev.loop.netty.LoopThreadExecutor;
-import dev.loop.netty.PollContext;
+import dev.loop.linux.LoopThreadExecutor;
+import dev.loop.linux.PollContext;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.uring.IoUringIoHandle;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.loop.iouring;
 
-import dev.loop.netty.CopyBuffer;
+import dev.loop.linux.CopyBuffer;
 import dev.loop.spi.DatagramIo;
 import dev.loop.spi.IoDatagram;
 import dev.loop.spi.IoReady;
@@ -8,9 +8,9 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
-import dev.loop.netty.NativeErrors;
-import dev.loop.netty.NativeListen;
-import dev.loop.netty.NativeSocketOptions;
+import dev.loop.linux.NativeErrors;
+import dev.loop.linux.NativeListen;
+import dev.loop.linux.NativeSocketOptions;
 import dev.loop.spi.SocketErrors.Call;
 import dev.loop.spi.UnixIo;
 import dev.loop.spi.WatchIo;
