@@ -64,6 +64,7 @@ public abstract class Engine {
         this.sleep = new Sleep(io, timers, clock);
         this.slow = debug ? new SlowCallbacks(settings.slowCallbackNanos(), log, this::callbackFailed) : null;
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
+        io.reportFailuresTo(this::receiverFailed);
     }
 
     /**
@@ -414,6 +415,16 @@ public abstract class Engine {
         } catch (Throwable handlerFailed) {
             log.handlerFailed(message, error, handlerFailed);
         }
+    }
+
+    /**
+     * A readiness receiver threw inside the poll (see {@code Readiness.deliver}). The exception
+     * handler is user code, which runs only in the callback phase, so the report is queued as a
+     * callback; if even that fails (the loop is closed), the driver logs it.
+     */
+    private void receiverFailed(Object source, Throwable failure) {
+        String message = "readiness receiver of " + EngineLog.describe(source) + " failed";
+        callSoon(() -> report(message, failure, source));
     }
 
     /** The loop's exception handler: the user's, or {@link #logDefault}. May throw. */

@@ -42,6 +42,15 @@ public interface IoDriver extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Where this driver reports a readiness receiver that threw: every driver hands readiness over
+     * with {@link Readiness#deliver}, passing what it was given here. The engine calls this once,
+     * before the first poll; until then (and in a driver without receivers, which may keep this
+     * default) failures are {@linkplain Readiness#LOGGED logged}.
+     */
+    default void reportFailuresTo(Readiness.Failures failures) {
+    }
+
     /** Releases the backend's resources (selector, epoll fd). Called once, on the loop thread. */
     @Override
     void close();

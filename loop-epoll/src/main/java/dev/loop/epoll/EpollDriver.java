@@ -2,6 +2,7 @@ package dev.loop.epoll;
 
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.Readiness;
 import dev.loop.linux.LoopThreadExecutor;
 import dev.loop.linux.PollContext;
 import io.netty.channel.IoRegistration;
@@ -44,6 +45,7 @@ final class EpollDriver implements IoDriver {
     private final LoopThreadExecutor executor = new LoopThreadExecutor(this::wakeup);
     private final PollContext context = new PollContext();
     private final io.netty.channel.IoHandler netty;
+    private Readiness.Failures failures = Readiness.LOGGED;
     private EpollNetIo net;
     // Diagnostics for tests: wake-ups the engine asked for, polls, and polls that were allowed to
     // block. The engine asks at most once per sleep, so the atomic add costs nothing that matters.
@@ -112,6 +114,16 @@ final class EpollDriver implements IoDriver {
         WAKEUP_CALLS.getAndAdd(this, 1L);
         context.wakeupRequested();
         netty.wakeup(); // one eventfd write, and only if Netty is (about to be) blocked
+    }
+
+    @Override
+    public void reportFailuresTo(Readiness.Failures failures) {
+        this.failures = failures;
+    }
+
+    /** Where receivers' failures go: see {@link Readiness#deliver}. */
+    Readiness.Failures failures() {
+        return failures;
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.Readiness;
 import dev.loop.linux.CopyBuffer;
 import dev.loop.linux.NativeErrors;
 import dev.loop.linux.NativeListen;
@@ -84,6 +85,11 @@ final class EpollNetIo implements NetIo {
         IoRegistration r = handler.register(handle);
         registered++;
         return r;
+    }
+
+    /** Where receivers' failures go: the driver's, see {@link Readiness#deliver}. */
+    Readiness.Failures failures() {
+        return handler.failures();
     }
 
     /** A watch of {@code fd} ended: the descriptor may be watched again. */

@@ -2,6 +2,7 @@ package dev.loop.iouring;
 
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.Readiness;
 import dev.loop.linux.LoopThreadExecutor;
 import dev.loop.linux.PollContext;
 import io.netty.channel.IoRegistration;
@@ -43,6 +44,7 @@ final class IoUringDriver implements IoDriver {
     private final LoopThreadExecutor executor = new LoopThreadExecutor(this::wakeup);
     private final PollContext context = new PollContext();
     private final io.netty.channel.IoHandler netty;
+    private Readiness.Failures failures = Readiness.LOGGED;
     /** The thread the ring was enabled on: the only one whose io_uring_enter it accepts. */
     private Thread ringThread;
     private IoUringNetIo net;
@@ -144,6 +146,16 @@ final class IoUringDriver implements IoDriver {
         WAKEUP_CALLS.getAndAdd(this, 1L);
         context.wakeupRequested();
         netty.wakeup(); // one eventfd write, and only while none is pending
+    }
+
+    @Override
+    public void reportFailuresTo(Readiness.Failures failures) {
+        this.failures = failures;
+    }
+
+    /** Where receivers' failures go: see {@link Readiness#deliver}. */
+    Readiness.Failures failures() {
+        return failures;
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.Readiness;
 import dev.loop.linux.NativeErrors;
 import dev.loop.linux.NativeListen;
 import dev.loop.linux.NativeSocketOptions;
@@ -126,6 +127,11 @@ final class IoUringNetIo implements NetIo {
             channel.slab.free(channel.slot);
             channel.slab = null;
         }
+    }
+
+    /** Where receivers' failures go: the driver's, see {@link Readiness#deliver}. */
+    Readiness.Failures failures() {
+        return driver.failures();
     }
 
     /** A watch let go of its descriptor. */
