@@ -236,7 +236,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
 
     @Override
     public <T> void setOption(SocketOption<T> option, T value) throws IOException {
-        EpollNetIo.apply(socket, option, value);
+        net.apply(socket, option, value);
     }
 
     @Override

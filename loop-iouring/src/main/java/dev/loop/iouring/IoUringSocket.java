@@ -563,7 +563,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     public <T> void setOption(SocketOption<T> option, T value) throws IOException {
-        IoUringNetIo.apply(socket, option, value);
+        net.apply(socket, option, value);
     }
 
     @Override
