@@ -6,7 +6,7 @@
  */
 module dev.loop.iouring {
     requires dev.loop;
-    requires dev.loop.netty;
+    requires dev.loop.linux;
     requires io.netty.common;
     requires io.netty.transport;
     requires io.netty.transport.unix.common;

@@ -2,7 +2,7 @@ package dev.loop;
 
 import dev.loop.engine.Engine;
 import dev.loop.engine.EngineSettings;
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.TimerQueue;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,7 +18,7 @@ final class DefaultLoop extends Engine implements Loop {
     private final TaskScheduler tasks;
     private volatile LoopExceptionHandler exceptionHandler;
 
-    DefaultLoop(IoHandler io, String backendName, TimerQueue timers, String timersName, LoopOptions options) {
+    DefaultLoop(IoDriver io, String backendName, TimerQueue timers, String timersName, LoopOptions options) {
         super(io, timers, options.clock(), new EngineSettings(backendName, timersName, options.debug(),
                 options.slowCallbackThreshold().toNanos(), options.maxTimersPerIteration(),
                 options.maxInboxPerIteration()));

@@ -1,6 +1,6 @@
 package dev.loop;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.BackendProvider;
 import dev.loop.spi.TimerQueue;
 import dev.loop.spi.TimerQueueProvider;
@@ -57,9 +57,9 @@ public final class Loops {
         Found<TimerQueueProvider> timers = select(ProviderInfo.TIMERS, options.timers(), TIMERS_PROPERTY, TIMERS_ENV,
                 r.timers, r.all());
         TimerQueue queue = timers.provider.newTimerQueue();
-        IoHandler io;
+        IoDriver io;
         try {
-            io = backend.provider.newIoHandler();
+            io = backend.provider.newDriver();
         } catch (Exception | LinkageError e) {
             throw new IllegalStateException("backend " + backend.info.name() + " failed to open: " + e, e);
         }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loop.spi.LoopClock;
-import dev.loop.testing.ParkingIoHandler;
+import dev.loop.testing.ParkingDriver;
 import dev.loop.testing.ParkingLoopProvider;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ class EngineTest {
     @Test
     void callbacksScheduledDuringAnIterationRunAfterAZeroTimeoutPoll() {
         Loop loop = open(LoopOptions.defaults().withClock(ManualClock.create()));
-        ParkingIoHandler io = ParkingLoopProvider.last;
+        ParkingDriver io = ParkingLoopProvider.last;
         List<String> events = new ArrayList<>();
         loop.callSoon(() -> {
             events.add("first, polls so far " + io.timeouts.size());
@@ -57,7 +57,7 @@ class EngineTest {
     void theLoopSleepsUntilTheNextTimerAndForeverWithoutOne() {
         SteppedClock clock = new SteppedClock();
         Loop loop = open(LoopOptions.defaults().withClock(clock));
-        ParkingIoHandler io = ParkingLoopProvider.last;
+        ParkingDriver io = ParkingLoopProvider.last;
         io.sleeper = nanos -> clock.now += nanos; // a poll of t nanoseconds takes exactly t on this clock
         loop.callLater(Duration.ofMillis(20), loop::stop);
         loop.runForever();
@@ -70,7 +70,7 @@ class EngineTest {
     @Test
     void aBurstOfForeignSubmissionsWakesASleepingLoopOnce() throws Exception {
         Loop loop = open(LoopOptions.defaults());
-        ParkingIoHandler io = ParkingLoopProvider.last;
+        ParkingDriver io = ParkingLoopProvider.last;
         CountDownLatch asleep = new CountDownLatch(1);
         loop.callSoon(asleep::countDown);
         Thread t = new Thread(loop::runForever);

@@ -1,6 +1,6 @@
 package dev.loop.engine;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerQueue;
 import java.util.ArrayDeque;
@@ -13,7 +13,7 @@ import org.jctools.queues.MessagePassingQueue;
 /**
  * The run loop under every {@code dev.loop.Loop}: the ready queue, the inbox other threads submit
  * to, the timers, the clock and {@link #runOnce()}. It knows what plugs in below it (an
- * {@link IoHandler}, a {@link TimerQueue}, a {@link LoopClock}) and nothing above it: the loop that
+ * {@link IoDriver}, a {@link TimerQueue}, a {@link LoopClock}) and nothing above it: the loop that
  * {@code dev.loop} assembles on it adds futures, tasks and the exception handler, and the layers
  * built on that (networking) keep their per-loop state in {@linkplain #extension extensions} that
  * close with the engine.
@@ -25,7 +25,7 @@ public abstract class Engine {
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     public static final int MAX_CLOSE_PASSES = 1_000;
 
-    private final IoHandler io;
+    private final IoDriver io;
     private final EngineTimers timers;
     private final LoopClock clock;
     private final String backendName;
@@ -50,7 +50,7 @@ public abstract class Engine {
     private boolean closing;
     private long iterations;
 
-    protected Engine(IoHandler io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
+    protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
         this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready);
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -63,6 +63,7 @@ public abstract class Engine {
         this.sleep = new Sleep(io, timers, clock);
         this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos());
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
+        io.reportFailuresTo(this::receiverFailed);
     }
 
     /**
@@ -398,6 +399,16 @@ public abstract class Engine {
         }
     }
 
+    /**
+     * A readiness receiver threw inside the poll (see {@code Readiness.deliver}). The exception
+     * handler is user code, which runs only in the callback phase, so the report is queued as a
+     * callback; if even that fails (the loop is closed), the driver logs it.
+     */
+    private void receiverFailed(Object source, Throwable failure) {
+        String message = "readiness receiver of " + EngineLog.describe(source) + " failed";
+        callSoon(() -> report(message, failure, source));
+    }
+
     /** The loop's exception handler: the user's, or {@link #logDefault}. May throw. */
     protected abstract void handle(String message, Throwable error, Object source) throws Throwable;
 
@@ -424,7 +435,7 @@ public abstract class Engine {
     }
 
     /** The backend below this engine. */
-    public final IoHandler io() {
+    public final IoDriver io() {
         return io;
     }
 

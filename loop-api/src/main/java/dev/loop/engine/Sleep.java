@@ -1,6 +1,6 @@
 package dev.loop.engine;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerQueue;
 import java.lang.invoke.MethodHandles;
@@ -19,7 +19,7 @@ import java.util.function.BooleanSupplier;
  */
 final class Sleep {
     private static final int AWAKE = 0;
-    private static final int POLLING = 1; // blocked in IoHandler.poll: wake with io.wakeup()
+    private static final int POLLING = 1; // blocked in IoDriver.poll: wake with io.wakeup()
     private static final int PARKED = 2;  // parked for less than the backend's resolution: unpark
     private static final VarHandle STATE;
 
@@ -31,7 +31,7 @@ final class Sleep {
         }
     }
 
-    private final IoHandler io;
+    private final IoDriver io;
     private final TimerQueue timers;
     private final LoopClock clock;
     private final long ioResolutionNanos;
@@ -39,7 +39,7 @@ final class Sleep {
     /** The thread that parked; written before the CAS that publishes PARKED. */
     private volatile Thread parked;
 
-    Sleep(IoHandler io, TimerQueue timers, LoopClock clock) {
+    Sleep(IoDriver io, TimerQueue timers, LoopClock clock) {
         this.io = io;
         this.timers = timers;
         this.clock = clock;
@@ -53,7 +53,7 @@ final class Sleep {
      */
     long timeout(BooleanSupplier workArrived) {
         STATE.setVolatile(this, POLLING);
-        long timeout = IoHandler.BLOCK_UNTIL_WOKEN;
+        long timeout = IoDriver.BLOCK_UNTIL_WOKEN;
         if (workArrived.getAsBoolean()) {
             timeout = 0;
         } else {
@@ -65,7 +65,7 @@ final class Sleep {
                 } else if (!clock.isReal()) {
                     // A virtual clock: never wait for real. It either jumps to the deadline by
                     // itself, or the loop blocks until the clock is advanced (which wakes it).
-                    timeout = clock.idle(next) ? 0 : IoHandler.BLOCK_UNTIL_WOKEN;
+                    timeout = clock.idle(next) ? 0 : IoDriver.BLOCK_UNTIL_WOKEN;
                 } else {
                     timeout = next - now;
                 }

@@ -16,5 +16,5 @@ public interface BackendProvider {
     Throwable unavailabilityCause();
 
     /** A new I/O handler for one loop. Only called when {@link #unavailabilityCause()} is null. */
-    IoHandler newIoHandler() throws java.io.IOException;
+    IoDriver newDriver() throws java.io.IOException;
 }

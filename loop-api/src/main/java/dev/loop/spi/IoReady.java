@@ -2,7 +2,7 @@ package dev.loop.spi;
 
 /**
  * Receives the readiness of one socket from the backend. Called on the loop thread from inside
- * {@link IoHandler#poll}, so an implementation must do nothing but record the bits and enqueue its
+ * {@link IoDriver#poll}, so an implementation must do nothing but record the bits and enqueue its
  * work on the loop (the engine's rule: no user code runs during a poll).
  *
  * <p>Readiness is level-triggered: a socket that is still readable after the work ran is reported

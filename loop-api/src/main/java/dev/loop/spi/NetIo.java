@@ -9,10 +9,10 @@ import java.util.Map;
  * The socket side of a backend: opens non-blocking TCP sockets registered with the backend's
  * poller, and offers what else it can ({@link #datagrams()}, {@link #unix()}, {@link #watches()}:
  * each {@code null} where the backend has none). Not thread-safe: loop thread only. Obtained from
- * {@link IoHandler#net()}.
+ * {@link IoDriver#net()}.
  *
  * <p>The contract is readiness, not completion: the backend reports "readable"/"writable" to an
- * {@link IoReady} from inside {@link IoHandler#poll}, and {@code loop-api} then makes the
+ * {@link IoReady} from inside {@link IoDriver#poll}, and {@code loop-api} then makes the
  * non-blocking calls itself, in the loop's callback phase. See docs/adr/0004-io-spi.md.
  */
 public interface NetIo {

@@ -1,6 +1,6 @@
 /**
  * What plugs in below the loop: I/O backends ({@link dev.loop.spi.BackendProvider},
- * {@link dev.loop.spi.IoHandler}, and for sockets {@link dev.loop.spi.NetIo} with its handles),
+ * {@link dev.loop.spi.IoDriver}, and for sockets {@link dev.loop.spi.NetIo} with its handles),
  * timer strategies ({@link dev.loop.spi.TimerQueueProvider}, {@link dev.loop.spi.TimerQueue},
  * {@link dev.loop.spi.TimerNode}) and the clock ({@link dev.loop.spi.LoopClock}). Backends and
  * timer strategies are found with {@link java.util.ServiceLoader}.

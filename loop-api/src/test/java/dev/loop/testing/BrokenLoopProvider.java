@@ -1,6 +1,6 @@
 package dev.loop.testing;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.BackendProvider;
 
 /** A provider whose constructor throws: discovery must report it and carry on. */
@@ -25,7 +25,7 @@ public final class BrokenLoopProvider implements BackendProvider {
     }
 
     @Override
-    public IoHandler newIoHandler() {
+    public IoDriver newDriver() {
         throw new AssertionError();
     }
 }

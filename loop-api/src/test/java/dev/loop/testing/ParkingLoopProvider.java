@@ -1,12 +1,12 @@
 package dev.loop.testing;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.BackendProvider;
 
 /** {@code park}: the I/O-less test backend, registered only for loop-api's own tests. */
 public final class ParkingLoopProvider implements BackendProvider {
     /** The handler of the loop opened last, for tests that inspect it. */
-    public static volatile ParkingIoHandler last;
+    public static volatile ParkingDriver last;
 
     @Override
     public String name() {
@@ -24,8 +24,8 @@ public final class ParkingLoopProvider implements BackendProvider {
     }
 
     @Override
-    public IoHandler newIoHandler() {
-        ParkingIoHandler h = new ParkingIoHandler();
+    public IoDriver newDriver() {
+        ParkingDriver h = new ParkingDriver();
         last = h;
         return h;
     }

@@ -1,6 +1,6 @@
 package dev.loop.testing;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.BackendProvider;
 
 /** {@code nowhere}: a backend that is never available, to test how discovery reports it. */
@@ -21,7 +21,7 @@ public final class UnavailableLoopProvider implements BackendProvider {
     }
 
     @Override
-    public IoHandler newIoHandler() {
+    public IoDriver newDriver() {
         throw new AssertionError("must not be called when unavailable");
     }
 }

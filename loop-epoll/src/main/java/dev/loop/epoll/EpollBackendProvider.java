@@ -1,6 +1,6 @@
 package dev.loop.epoll;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.BackendProvider;
 
 /**
@@ -30,7 +30,7 @@ public final class EpollBackendProvider implements BackendProvider {
     }
 
     @Override
-    public IoHandler newIoHandler() {
+    public IoDriver newDriver() {
         return new EpollDriver();
     }
 }

@@ -1,6 +1,7 @@
 package dev.loop.epoll;
 
 import dev.loop.spi.IoReady;
+import dev.loop.spi.Readiness;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.epoll.EpollIoEvent;
@@ -77,7 +78,8 @@ abstract class EpollChannel implements EpollIoHandle {
 
     /**
      * Called by Netty inside {@code epoll_wait}'s dispatch: translate and hand over, nothing else.
-     * Never throws: Netty treats an exception here as a broken loop, logs it and sleeps a second.
+     * Never throws ({@link Readiness#deliver}): Netty treats an exception here as a broken loop,
+     * logs it and sleeps a second.
      */
     @Override
     public final void handle(IoRegistration r, IoEvent event) {
@@ -86,11 +88,7 @@ abstract class EpollChannel implements EpollIoHandle {
         if (bits == 0 || rd == null || closed) {
             return;
         }
-        try {
-            rd.onReady(bits);
-        } catch (RuntimeException | LinkageError e) {
-            LOG.log(System.Logger.Level.ERROR, "readiness receiver of " + this + " failed", e);
-        }
+        Readiness.deliver(rd, bits, this, net.failures());
     }
 
     /** The {@link IoReady} bits of one of Netty's epoll events. */

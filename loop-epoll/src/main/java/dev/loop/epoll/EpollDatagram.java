@@ -1,7 +1,7 @@
 package dev.loop.epoll;
 
-import dev.loop.netty.NativeDatagram;
-import dev.loop.netty.NativeDatagramSocket;
+import dev.loop.linux.NativeDatagram;
+import dev.loop.linux.NativeDatagramSocket;
 import dev.loop.spi.IoReady;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.epoll.LinuxSocket;

@@ -1,17 +1,12 @@
 package dev.loop.epoll;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.linux.NettyDriver;
+import dev.loop.linux.PollContext;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
-import dev.loop.netty.LoopThreadExecutor;
-import dev.loop.netty.PollContext;
-import io.netty.channel.IoRegistration;
-import io.netty.channel.epoll.EpollIoHandle;
-import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
- * The {@link IoHandler} of backend {@code epoll}: drives Netty's native {@code EpollIoHandler} from
+ * The {@link IoDriver} of backend {@code epoll}: drives Netty's native {@code EpollIoHandler} from
  * the loop's own iteration instead of Netty's event loop (hence its own name: the two are not the
  * same kind of thing). Not thread-safe, except
  * {@link #wakeup()}.
@@ -25,35 +20,19 @@ import java.lang.invoke.VarHandle;
  * <p>Sockets ({@link #net()}) are Netty {@code LinuxSocket}s, each an {@code EpollIoHandle}
  * registered here; see {@link EpollNetIo}.
  */
-final class EpollDriver implements IoHandler {
+final class EpollDriver extends NettyDriver {
     /**
      * Netty waits with {@code epoll_pwait2} (nanoseconds) where the kernel has it, else arms a
      * timerfd for short waits, so the engine never needs to park below a millisecond here.
      */
     private static final long RESOLUTION_NANOS = 1_000;
-    private static final VarHandle WAKEUP_CALLS;
 
-    static {
-        try {
-            WAKEUP_CALLS = MethodHandles.lookup().findVarHandle(EpollDriver.class, "wakeupCalls", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private final LoopThreadExecutor executor = new LoopThreadExecutor(this::wakeup);
-    private final PollContext context = new PollContext();
-    private final io.netty.channel.IoHandler netty;
     private EpollNetIo net;
-    // Diagnostics for tests: wake-ups the engine asked for, polls, and polls that were allowed to
-    // block. The engine asks at most once per sleep, so the atomic add costs nothing that matters.
-    private volatile long wakeupCalls;
-    private long polls;
-    private long sleeps;
 
     EpollDriver() {
-        this.netty = io.netty.channel.epoll.EpollIoHandler.newFactory().newHandler(executor);
-        this.netty.initialize();
+        super(EpollBackendProvider.NAME);
+        drive(io.netty.channel.epoll.EpollIoHandler.newFactory().newHandler(executor));
+        netty().initialize();
     }
 
     @Override
@@ -62,20 +41,6 @@ final class EpollDriver implements IoHandler {
             net = new EpollNetIo(this);
         }
         return net;
-    }
-
-    /** Registers a socket with Netty's handler; on the thread that owns the loop right now. */
-    IoRegistration register(EpollIoHandle handle) throws IOException {
-        return LoopThreadExecutor.register(netty, handle, EpollBackendProvider.NAME);
-    }
-
-    /**
-     * Called by the socket SPI, which runs on the loop's thread or on any thread while the loop is
-     * not running: either way the caller owns the loop now, so Netty must treat it as the loop
-     * thread (a registration cancelled from "another" thread would be deferred to a task).
-     */
-    void enterFromLoopThread() {
-        executor.enter();
     }
 
     @Override
@@ -98,7 +63,7 @@ final class EpollDriver implements IoHandler {
         }
         context.arm(timeoutNanos);
         try {
-            return netty.run(context);
+            return netty().run(context);
         } finally {
             // Cleared after the wait, never before it: a wake-up sent between the engine's
             // "about to sleep" and this poll must still stop the wait.
@@ -108,37 +73,15 @@ final class EpollDriver implements IoHandler {
     }
 
     @Override
-    public void wakeup() {
-        WAKEUP_CALLS.getAndAdd(this, 1L);
-        context.wakeupRequested();
-        netty.wakeup(); // one eventfd write, and only if Netty is (about to be) blocked
-    }
-
-    @Override
     public long resolutionNanos() {
         return RESOLUTION_NANOS;
-    }
-
-    /** How many times {@link #wakeup()} was called (any thread). */
-    long wakeupCalls() {
-        return wakeupCalls;
-    }
-
-    /** Every poll, blocking or not; read on the loop thread or after it stopped. */
-    long polls() {
-        return polls;
-    }
-
-    /** Polls that were allowed to block (a non-zero timeout); read on the loop thread or after it stopped. */
-    long sleeps() {
-        return sleeps;
     }
 
     @Override
     public void close() {
         executor.enter();
-        netty.prepareToDestroy(); // cancels every registration and closes its handle
+        netty().prepareToDestroy(); // cancels every registration and closes its handle
         executor.runPending();
-        netty.destroy();          // closes the epoll fd, the eventfd and the timerfd
+        netty().destroy();          // closes the epoll fd, the eventfd and the timerfd
     }
 }

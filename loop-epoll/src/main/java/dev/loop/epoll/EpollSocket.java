@@ -1,6 +1,7 @@
 package dev.loop.epoll;
 
-import dev.loop.netty.NativeErrors;
+import dev.loop.linux.NativeErrors;
+import dev.loop.linux.NativeStreams;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
@@ -79,12 +80,8 @@ final class EpollSocket extends EpollChannel implements IoSocket {
         if (connected) {
             return true;
         }
-        try {
-            if (!socket.finishConnect()) {
-                return false;
-            }
-        } catch (IOException e) {
-            throw NativeErrors.translate(Call.CONNECT, e, remote);
+        if (!NativeStreams.finishConnect(socket, remote)) {
+            return false;
         }
         connected = true;
         return true;
@@ -198,11 +195,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
 
     @Override
     public void shutdownOutput() throws IOException {
-        try {
-            socket.shutdown(false, true);
-        } catch (IOException e) {
-            throw NativeErrors.translate(Call.IO, e, null);
-        }
+        NativeStreams.shutdownOutput(socket);
     }
 
     @Override
@@ -210,11 +203,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
         if (!isOpen()) {
             return;
         }
-        try {
-            socket.setSoLinger(0);
-        } catch (IOException e) {
-            // still close it; the peer sees a FIN instead of a reset
-        }
+        NativeStreams.lingerZero(socket);
         close();
     }
 
@@ -236,7 +225,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
 
     @Override
     public <T> void setOption(SocketOption<T> option, T value) throws IOException {
-        EpollNetIo.apply(socket, option, value);
+        net.apply(socket, option, value);
     }
 
     @Override

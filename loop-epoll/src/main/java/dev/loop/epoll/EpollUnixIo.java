@@ -1,6 +1,7 @@
 package dev.loop.epoll;
 
-import dev.loop.netty.NativeUnixIo;
+import dev.loop.linux.NativeNetIo;
+import dev.loop.linux.NativeUnixIo;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
@@ -17,7 +18,7 @@ final class EpollUnixIo extends NativeUnixIo<LinuxSocket> {
     private final EpollNetIo net;
 
     EpollUnixIo(EpollNetIo net) {
-        super(EpollBackendProvider.NAME, EpollNetIo.DEFAULT_BACKLOG);
+        super(EpollBackendProvider.NAME, NativeNetIo.DEFAULT_BACKLOG);
         this.net = net;
     }
 

@@ -1,6 +1,7 @@
 package dev.loop.epoll;
 
 import dev.loop.spi.IoReady;
+import dev.loop.spi.Readiness;
 import dev.loop.spi.IoWatch;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
@@ -69,11 +70,7 @@ final class EpollWatch implements EpollIoHandle, IoWatch {
         if (bits == 0 || closed) {
             return;
         }
-        try {
-            ready.onReady(bits);
-        } catch (RuntimeException | LinkageError e) {
-            LOG.log(System.Logger.Level.ERROR, "readiness receiver of " + this + " failed", e);
-        }
+        Readiness.deliver(ready, bits, this, net.failures());
     }
 
     @Override

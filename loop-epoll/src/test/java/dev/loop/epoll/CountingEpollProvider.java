@@ -1,6 +1,6 @@
 package dev.loop.epoll;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.BackendProvider;
 
 /**
@@ -28,7 +28,7 @@ public final class CountingEpollProvider implements BackendProvider {
     }
 
     @Override
-    public IoHandler newIoHandler() {
+    public IoDriver newDriver() {
         EpollDriver h = new EpollDriver();
         last = h;
         return h;

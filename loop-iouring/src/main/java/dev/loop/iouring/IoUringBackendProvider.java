@@ -1,7 +1,7 @@
 package dev.loop.iouring;
 
 import dev.loop.spi.BackendProvider;
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -66,7 +66,7 @@ public final class IoUringBackendProvider implements BackendProvider {
     }
 
     @Override
-    public IoHandler newIoHandler() {
+    public IoDriver newDriver() {
         return new IoUringDriver();
     }
 }

@@ -1,6 +1,7 @@
 package dev.loop.iouring;
 
 import dev.loop.spi.IoReady;
+import dev.loop.spi.Readiness;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 
@@ -16,7 +17,6 @@ import java.io.IOException;
  * closes what is left (readiness backends close at once: they have nothing in flight).
  */
 abstract class IoUringChannel {
-    private static final System.Logger LOG = System.getLogger("dev.loop.iouring");
     final IoUringNetIo net;
     final Socket socket;
     final int fd;
@@ -230,18 +230,12 @@ abstract class IoUringChannel {
     }
 
     /**
-     * Reports {@code ops} to the attached receiver, if any. Receivers only record readiness; one
-     * that throws anyway is logged here, since Netty's dispatch would only log it at debug level.
+     * Reports {@code ops} to the attached receiver, if any, through {@link Readiness#deliver}: one
+     * that throws is reported to the loop there, as on every backend, instead of reaching Netty's
+     * dispatch, which would only log it at debug level.
      */
     final void report(int ops) {
-        IoReady r = ready;
-        if (r != null && ops != 0) {
-            try {
-                r.onReady(ops);
-            } catch (RuntimeException | LinkageError e) {
-                LOG.log(System.Logger.Level.ERROR, "readiness receiver of " + this + " failed", e);
-            }
-        }
+        Readiness.deliver(ready, ops, this, net.failures());
     }
 
     /** Asks the driver to report this handle's level-triggered readiness after the next poll. */

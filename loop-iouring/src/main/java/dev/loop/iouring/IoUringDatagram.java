@@ -1,7 +1,7 @@
 package dev.loop.iouring;
 
-import dev.loop.netty.NativeDatagram;
-import dev.loop.netty.NativeDatagramSocket;
+import dev.loop.linux.NativeDatagram;
+import dev.loop.linux.NativeDatagramSocket;
 import dev.loop.spi.IoReady;
 import io.netty.channel.unix.Socket;
 

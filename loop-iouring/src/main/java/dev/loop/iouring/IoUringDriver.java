@@ -1,17 +1,12 @@
 package dev.loop.iouring;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.linux.NettyDriver;
+import dev.loop.linux.PollContext;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
-import dev.loop.netty.LoopThreadExecutor;
-import dev.loop.netty.PollContext;
-import io.netty.channel.IoRegistration;
-import io.netty.channel.uring.IoUringIoHandle;
-import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
- * The {@link IoHandler} of backend {@code io_uring}: drives Netty's native {@code IoUringIoHandler}
+ * The {@link IoDriver} of backend {@code io_uring}: drives Netty's native {@code IoUringIoHandler}
  * from the loop's own iteration. Not thread-safe, except {@link #wakeup()}.
  *
  * <p>One {@code io_uring_enter} per iteration does all the system work: it submits every
@@ -26,31 +21,16 @@ import java.lang.invoke.VarHandle;
  * <em>live</em> inside {@code run()} makes that safe: a wake-up that lands before the wait begins
  * turns {@link PollContext#canBlock()} false.
  */
-final class IoUringDriver implements IoHandler {
+final class IoUringDriver extends NettyDriver {
     /** The wait is a timeout operation with a {@code timespec}: nanoseconds; a microsecond is honest. */
     private static final long RESOLUTION_NANOS = 1_000;
     private static final int COMPLETION_QUEUE = 16_384;
-    private static final VarHandle WAKEUP_CALLS;
-
-    static {
-        try {
-            WAKEUP_CALLS = MethodHandles.lookup().findVarHandle(IoUringDriver.class, "wakeupCalls", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private final LoopThreadExecutor executor = new LoopThreadExecutor(this::wakeup);
-    private final PollContext context = new PollContext();
-    private final io.netty.channel.IoHandler netty;
     /** The thread the ring was enabled on: the only one whose io_uring_enter it accepts. */
     private Thread ringThread;
     private IoUringNetIo net;
-    private volatile long wakeupCalls;
-    private long polls;
-    private long sleeps;
 
     IoUringDriver() {
+        super(IoUringBackendProvider.NAME);
         executor.enter();
         // A single issuer with deferred task work (Netty's default): completions are processed when
         // the ring's one thread enters it, not by interrupting that thread. One thread is all that
@@ -61,7 +41,7 @@ final class IoUringDriver implements IoHandler {
         // and an overflowing queue costs a warning and a slower path each time (16 bytes an entry).
         io.netty.channel.uring.IoUringIoHandlerConfig config = new io.netty.channel.uring.IoUringIoHandlerConfig()
                 .setCqSize(COMPLETION_QUEUE);
-        this.netty = io.netty.channel.uring.IoUringIoHandler.newFactory(config).newHandler(executor);
+        drive(io.netty.channel.uring.IoUringIoHandler.newFactory(config).newHandler(executor));
         // Enabled at the first poll, not here: Netty registers the ring's descriptor with the
         // enabling thread (IORING_REGISTER_RING_FDS), and from then on only that thread can enter
         // the ring. A loop group opens its loops on the caller's thread and runs each on its own.
@@ -75,7 +55,7 @@ final class IoUringDriver implements IoHandler {
         Thread current = Thread.currentThread();
         if (ringThread == null) {
             ringThread = current;
-            netty.initialize();
+            netty().initialize();
         } else if (ringThread != current) {
             throw new IllegalStateException("backend io_uring: " + what + " on thread " + current.getName()
                     + ", but this loop's ring belongs to thread " + ringThread.getName()
@@ -89,20 +69,6 @@ final class IoUringDriver implements IoHandler {
             net = new IoUringNetIo(this);
         }
         return net;
-    }
-
-    /** Registers a socket's handle with Netty's ring; on the thread that owns the loop right now. */
-    IoRegistration register(IoUringIoHandle handle) throws IOException {
-        return LoopThreadExecutor.register(netty, handle, IoUringBackendProvider.NAME);
-    }
-
-    /**
-     * Called by the socket SPI, which runs on the loop's thread or on any thread while the loop is
-     * not running: either way the caller owns the loop now, and Netty must queue its submissions
-     * directly instead of deferring them to a task.
-     */
-    void enterFromLoopThread() {
-        executor.enter();
     }
 
     @Override
@@ -126,7 +92,7 @@ final class IoUringDriver implements IoHandler {
         context.arm(timeout);
         int events;
         try {
-            events = netty.run(context);
+            events = netty().run(context);
         } finally {
             // Cleared after the wait, never before it: a wake-up sent between the engine's
             // "about to sleep" and this poll must still stop the wait.
@@ -140,30 +106,8 @@ final class IoUringDriver implements IoHandler {
     }
 
     @Override
-    public void wakeup() {
-        WAKEUP_CALLS.getAndAdd(this, 1L);
-        context.wakeupRequested();
-        netty.wakeup(); // one eventfd write, and only while none is pending
-    }
-
-    @Override
     public long resolutionNanos() {
         return RESOLUTION_NANOS;
-    }
-
-    /** How many times {@link #wakeup()} was called (any thread). */
-    long wakeupCalls() {
-        return wakeupCalls;
-    }
-
-    /** Every poll, blocking or not; read on the loop thread or after it stopped. */
-    long polls() {
-        return polls;
-    }
-
-    /** Polls that were allowed to block; read on the loop thread or after it stopped. */
-    long sleeps() {
-        return sleeps;
     }
 
     @Override
@@ -175,9 +119,9 @@ final class IoUringDriver implements IoHandler {
         if (net != null) {
             net.cancelAll();
         }
-        netty.prepareToDestroy();
+        netty().prepareToDestroy();
         executor.runPending();
-        netty.destroy();
+        netty().destroy();
         if (net != null) {
             net.closeAll(); // any descriptor whose operations never completed
         }

@@ -1,44 +1,34 @@
 package dev.loop.iouring;
 
-import dev.loop.netty.CopyBuffer;
-import dev.loop.spi.DatagramIo;
-import dev.loop.spi.IoDatagram;
+import dev.loop.linux.CopyBuffer;
+import dev.loop.linux.NativeDatagramSocket;
+import dev.loop.linux.NativeNetIo;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.IoWatch;
-import dev.loop.spi.NetIo;
-import dev.loop.netty.NativeErrors;
-import dev.loop.netty.NativeListen;
-import dev.loop.netty.NativeSocketOptions;
-import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.Readiness;
 import dev.loop.spi.UnixIo;
-import dev.loop.spi.WatchIo;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketOption;
-import java.nio.channels.SelectableChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * TCP sockets on io_uring, and the per-iteration passes that make completion look like readiness
- * to the layers above (docs/adr/0011-completion-backends.md). Not thread-safe: loop thread only,
- * or any thread while the loop is not running.
+ * to the layers above (docs/adr/0011-completion-backends.md). The socket calls themselves (open,
+ * bind, listen, connect, UDP, watched descriptors) are {@link NativeNetIo}'s, shared with epoll.
+ * Not thread-safe: loop thread only, or any thread while the loop is not running.
  *
  * <p>Before each poll, every socket that asked for an operation during the iteration submits it (one send for all it was given)
  * ({@link #beforePoll()}); after it, sockets that still hold received bytes, or have room to
  * write, are reported again while those directions are asked for ({@link #afterPoll()}): the SPI's
  * readiness is level-triggered.
  */
-final class IoUringNetIo implements NetIo {
+final class IoUringNetIo extends NativeNetIo<Socket> {
     private static final System.Logger LOG = System.getLogger("dev.loop.iouring");
-    static final int DEFAULT_BACKLOG = 1024;
     /** The copy buffer heap datagrams go through: larger than any datagram. */
     private static final int COPY_BUFFER_SIZE = 64 * 1024;
     /** How often idle sockets are looked for ({@link #sweepIdle}). */
@@ -61,33 +51,11 @@ final class IoUringNetIo implements NetIo {
     private final List<Slab> slabs = new ArrayList<>();
     /** The slab new handles go to while it has room. */
     private Slab current;
-    /** The descriptors the program's watches hold (boxed: a watch is set up rarely, never per event). */
-    private final Set<Integer> watchedFds = new HashSet<>();
     private final CopyBuffer copy = new CopyBuffer(COPY_BUFFER_SIZE);
-    private final DatagramIo datagrams = this::openDatagram;
     private UnixIo unix;
-    private final WatchIo watches = new WatchIo() {
-        @Override
-        public IoWatch watch(int fd, IoReady ready) throws IOException {
-            driver.enterFromLoopThread();
-            if (fd < 0) {
-                throw new IllegalArgumentException("cannot watch file descriptor " + fd + ": not a descriptor");
-            }
-            // One poll per descriptor: a second watch would race the first for its readiness.
-            if (!watchedFds.add(fd)) {
-                throw new IOException("cannot watch file descriptor " + fd + ": it is already watched by this loop");
-            }
-            return new IoUringWatch(IoUringNetIo.this, fd, ready);
-        }
-
-        @Override
-        public IoWatch watch(SelectableChannel channel, IoReady ready) {
-            throw new UnsupportedOperationException("cannot watch a JDK SelectableChannel: the JDK does not"
-                    + " give out its file descriptor; watch a descriptor (Watch.fd), or use backend select");
-        }
-    };
 
     IoUringNetIo(IoUringDriver driver) {
+        super(IoUringBackendProvider.NAME);
         this.driver = driver;
     }
 
@@ -122,19 +90,9 @@ final class IoUringNetIo implements NetIo {
         }
     }
 
-    /** A watch let go of its descriptor. */
-    void unwatched(int fd) {
-        watchedFds.remove(fd);
-    }
-
-    @Override
-    public WatchIo watches() {
-        return watches;
-    }
-
-    @Override
-    public DatagramIo datagrams() {
-        return datagrams;
+    /** Where receivers' failures go: the driver's, see {@link Readiness#deliver}. */
+    Readiness.Failures failures() {
+        return driver.failures();
     }
 
     @Override
@@ -151,7 +109,8 @@ final class IoUringNetIo implements NetIo {
     }
 
     /** Every socket call enters here first: see {@link IoUringDriver#enterFromLoopThread()}. */
-    void enter() {
+    @Override
+    public void enter() {
         driver.enterFromLoopThread();
     }
 
@@ -160,19 +119,20 @@ final class IoUringNetIo implements NetIo {
      * as mapped ones, unless IPv4 is preferred): Netty's io_uring transport keeps its family-specific
      * socket factory to itself.
      */
-    private IoDatagram openDatagram(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
-            throws IOException {
-        driver.enterFromLoopThread();
-        Socket s = NativeErrors.opened(Socket::newSocketDgram);
-        try {
-            IoUringDatagram d = new IoUringDatagram(this, s, Socket.isIPv6Preferred(), ready);
-            d.calls().applyAll(options);
-            d.calls().bind(local);
-            return d;
-        } catch (IOException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+    @Override
+    protected Socket newDatagram(InetSocketAddress local) {
+        return Socket.newSocketDgram();
+    }
+
+    @Override
+    protected NativeDatagramSocket datagram(Socket socket, InetSocketAddress local, IoReady ready) {
+        return new IoUringDatagram(this, socket, Socket.isIPv6Preferred(), ready);
+    }
+
+    @Override
+    protected IoWatch newWatch(int fd, IoReady ready) {
+        // One poll per descriptor (the base refuses a second watch): two would race for its readiness.
+        return new IoUringWatch(this, fd, ready);
     }
 
     void queueSubmit(IoUringChannel channel) {
@@ -327,70 +287,26 @@ final class IoUringNetIo implements NetIo {
         return s.adoptedBy(this);
     }
 
+    /** Same family for every address: the socket is {@code AF_INET6} and takes mapped IPv4 ones. */
     @Override
-    public boolean reusePortBalances() {
-        return true;
+    protected Socket newStream(InetSocketAddress address) {
+        return Socket.newSocketStream();
     }
 
     @Override
-    public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
-                                 IoReady ready) throws IOException {
-        driver.enterFromLoopThread();
-        Socket s = NativeErrors.opened(Socket::newSocketStream);
-        try {
-            NativeListen.bindAndListen(s, local, local, backlog, DEFAULT_BACKLOG, options, IoUringBackendProvider.NAME);
-            return new IoUringServerSocket(this, s, ready);
-        } catch (IOException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+    protected IoServerSocket listening(Socket socket, IoReady ready) {
+        return new IoUringServerSocket(this, socket, ready);
     }
 
     @Override
-    public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready)
+    protected IoSocket connecting(Socket socket, InetSocketAddress remote, IoReady ready, boolean connectedAtOnce)
             throws IOException {
-        driver.enterFromLoopThread();
-        Socket s = NativeErrors.opened(Socket::newSocketStream);
-        IoUringSocket socket = null;
-        try {
-            applyAll(s, options);
-            socket = new IoUringSocket(this, s, ready, false, remote);
-            boolean done;
-            try {
-                done = s.connect(remote);
-            } catch (IOException e) {
-                throw NativeErrors.translate(Call.CONNECT, e, remote);
-            }
-            if (done) {
-                socket.finishConnect();
-            } else {
-                socket.awaitConnect();
-            }
-            return socket;
-        } catch (IOException | RuntimeException e) {
-            closeFailed(s, socket);
-            throw e;
-        }
-    }
-
-    private void closeFailed(Socket s, IoUringSocket socket) throws IOException {
-        if (socket != null) {
-            socket.close();
+        IoUringSocket s = new IoUringSocket(this, socket, ready, false, remote);
+        if (connectedAtOnce) {
+            s.finishConnect();
         } else {
-            s.close();
+            s.awaitConnect();
         }
-    }
-
-    private static void applyAll(Socket s, Map<SocketOption<?>, Object> options) throws IOException {
-        NativeSocketOptions.applyAll(s, options, IoUringBackendProvider.NAME);
-    }
-
-    /**
-     * Sets one {@link java.net.StandardSocketOptions} option.
-     *
-     * @throws UnsupportedOperationException for an option this backend does not map
-     */
-    static void apply(Socket s, SocketOption<?> option, Object value) throws IOException {
-        NativeSocketOptions.apply(s, option, value, IoUringBackendProvider.NAME);
+        return s;
     }
 }

@@ -1,14 +1,11 @@
 package dev.loop.iouring;
 
-import dev.loop.netty.NativeErrors;
+import dev.loop.linux.NativeAccept;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
-import dev.loop.spi.SocketErrors.Call;
-import io.netty.channel.unix.NativeInetAddress;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
@@ -19,12 +16,9 @@ import java.net.SocketAddress;
  * the peer's address without a {@code getpeername} per connection.
  */
 final class IoUringServerSocket extends IoUringChannel implements IoServerSocket {
-    /** Netty's accepted-address layout: a length byte, up to 16 address bytes, scope id, port. */
-    private static final int ACCEPTED_ADDRESS_SIZE = 26;
-
     private final SocketAddress local;
     private final boolean unix;
-    private final byte[] acceptedAddress = new byte[ACCEPTED_ADDRESS_SIZE];
+    private final NativeAccept acceptor = new NativeAccept();
     private boolean readInterest;
     private long pollId;
     private boolean pending;
@@ -95,11 +89,11 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
     public IoSocket accept() throws IOException {
         int accepted;
         try {
-            accepted = socket.accept(acceptedAddress); // accept4(SOCK_NONBLOCK | SOCK_CLOEXEC)
+            accepted = acceptor.accept(socket);
         } catch (IOException e) {
             pending = false;
             arm();
-            throw NativeErrors.translate(Call.IO, e, null); // at the open-file limit, typically
+            throw e;
         }
         if (accepted < 0) {
             pending = false;
@@ -109,12 +103,11 @@ final class IoUringServerSocket extends IoUringChannel implements IoServerSocket
         reportAgain(); // more may wait: the acceptor may stop after a few
         Socket s = new Socket(accepted);
         if (unix) {
-            // the kernel filled acceptedAddress with a sockaddr_un that Netty decodes as IP: ignore it
+            // a Unix peer is unnamed, and the kernel wrote a sockaddr_un that peer() would misread
             return IoUringSocket.unix(net, s, null, true, local, IoUringUnixIo.UNNAMED);
         }
         try {
-            InetSocketAddress remote = NativeInetAddress.address(acceptedAddress, 1, acceptedAddress[0]);
-            return new IoUringSocket(net, s, null, true, remote);
+            return new IoUringSocket(net, s, null, true, acceptor.peer());
         } catch (RuntimeException e) {
             s.close();
             throw e;

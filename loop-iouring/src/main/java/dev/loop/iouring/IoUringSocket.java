@@ -1,6 +1,7 @@
 package dev.loop.iouring;
 
-import dev.loop.netty.NativeErrors;
+import dev.loop.linux.NativeErrors;
+import dev.loop.linux.NativeStreams;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
@@ -110,13 +111,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         if (connected) {
             return true;
         }
-        boolean done;
-        try {
-            done = socket.finishConnect();
-        } catch (IOException e) {
-            throw NativeErrors.translate(Call.CONNECT, e, remote);
-        }
-        if (!done) {
+        if (!NativeStreams.finishConnect(socket, remote)) {
             awaitConnect();
             return false;
         }
@@ -515,10 +510,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         shutdownPending = false;
         outputShut = true;
         try {
-            socket.shutdown(false, true);
+            NativeStreams.shutdownOutput(socket);
         } catch (IOException e) {
             if (failure == null) {
-                failure = NativeErrors.translate(Call.IO, e, null);
+                failure = e;
             }
         }
     }
@@ -546,11 +541,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     public void abort() {
-        try {
-            socket.setSoLinger(0);
-        } catch (IOException ignored) {
-            // Already closed or never connected: an orderly close is all there is.
-        }
+        NativeStreams.lingerZero(socket);
         aborted = true;
         if (out != null) {
             out.end = 0;
@@ -579,7 +570,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     public <T> void setOption(SocketOption<T> option, T value) throws IOException {
-        IoUringNetIo.apply(socket, option, value);
+        net.apply(socket, option, value);
     }
 
     @Override

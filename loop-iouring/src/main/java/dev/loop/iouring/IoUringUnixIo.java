@@ -1,6 +1,7 @@
 package dev.loop.iouring;
 
-import dev.loop.netty.NativeUnixIo;
+import dev.loop.linux.NativeNetIo;
+import dev.loop.linux.NativeUnixIo;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
@@ -17,7 +18,7 @@ final class IoUringUnixIo extends NativeUnixIo<Socket> {
     private final IoUringNetIo net;
 
     IoUringUnixIo(IoUringNetIo net) {
-        super(IoUringBackendProvider.NAME, IoUringNetIo.DEFAULT_BACKLOG);
+        super(IoUringBackendProvider.NAME, NativeNetIo.DEFAULT_BACKLOG);
         this.net = net;
     }
 

@@ -1,6 +1,6 @@
 package dev.loop.select;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.BackendProvider;
 import java.io.IOException;
 
@@ -24,7 +24,7 @@ public final class SelectBackendProvider implements BackendProvider {
     }
 
     @Override
-    public IoHandler newIoHandler() throws IOException {
-        return new SelectIoHandler();
+    public IoDriver newDriver() throws IOException {
+        return new SelectDriver();
     }
 }

@@ -6,14 +6,13 @@ import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.function.Consumer;
 
 /**
  * What the two socket kinds share on a {@link Selector}: the channel is registered once, when
  * interest is first asked for, with itself as the key's attachment; interest ops are written only
  * when they change. Not thread-safe: loop thread only.
  */
-abstract class SelectChannel implements Consumer<SelectionKey> {
+abstract class SelectChannel implements Selected {
     final Selector selector;
     final SelectableChannel channel;
     IoReady ready;
@@ -66,14 +65,18 @@ abstract class SelectChannel implements Consumer<SelectionKey> {
         return ops;
     }
 
-    /** Called inside {@code Selector.select}: translate and hand over, nothing else. */
     @Override
-    public final void accept(SelectionKey k) {
+    public final IoReady receiver() {
+        return ready;
+    }
+
+    @Override
+    public final int readyBits(SelectionKey k) {
         int r;
         try {
             r = k.readyOps();
         } catch (CancelledKeyException closed) {
-            return;
+            return 0;
         }
         int bits = 0;
         if ((r & (SelectionKey.OP_READ | SelectionKey.OP_ACCEPT)) != 0) {
@@ -82,10 +85,7 @@ abstract class SelectChannel implements Consumer<SelectionKey> {
         if ((r & (SelectionKey.OP_WRITE | SelectionKey.OP_CONNECT)) != 0) {
             bits |= IoReady.WRITE;
         }
-        IoReady rd = ready;
-        if (bits != 0 && rd != null) {
-            rd.onReady(bits);
-        }
+        return bits;
     }
 
     public final boolean isOpen() {

@@ -9,7 +9,6 @@ import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.function.Consumer;
 
 /**
  * A program's own {@link SelectableChannel} watched on the loop's selector (asyncio's
@@ -20,7 +19,7 @@ import java.util.function.Consumer;
  * {@code OP_ACCEPT} the channel has, "write" to {@code OP_WRITE}. Closing the watch cancels the key
  * and leaves the channel open: it is the program's.
  */
-final class SelectWatch implements IoWatch, Consumer<SelectionKey> {
+final class SelectWatch implements IoWatch, Selected {
     private final SelectableChannel channel;
     private final IoReady ready;
     private final SelectionKey key;
@@ -78,19 +77,20 @@ final class SelectWatch implements IoWatch, Consumer<SelectionKey> {
         }
     }
 
-    /** Called inside {@code Selector.select}: translate and hand over, nothing else. */
     @Override
-    public void accept(SelectionKey k) {
+    public IoReady receiver() {
+        return ready;
+    }
+
+    @Override
+    public int readyBits(SelectionKey k) {
         int r;
         try {
             r = k.readyOps();
         } catch (CancelledKeyException closed) {
-            return;
+            return 0;
         }
-        int bits = ((r & readOps) != 0 ? IoReady.READ : 0) | ((r & writeOps) != 0 ? IoReady.WRITE : 0);
-        if (bits != 0) {
-            ready.onReady(bits);
-        }
+        return ((r & readOps) != 0 ? IoReady.READ : 0) | ((r & writeOps) != 0 ? IoReady.WRITE : 0);
     }
 
     @Override

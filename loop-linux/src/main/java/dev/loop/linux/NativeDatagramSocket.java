@@ -1,4 +1,4 @@
-package dev.loop.netty;
+package dev.loop.linux;
 
 import dev.loop.spi.IoDatagram;
 import java.io.IOException;

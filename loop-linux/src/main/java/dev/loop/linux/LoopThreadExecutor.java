@@ -1,4 +1,4 @@
-package dev.loop.netty;
+package dev.loop.linux;
 
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;

@@ -5,9 +5,10 @@ package dev.loop.spi;
  *
  * <p>The backend never sees the loop: each iteration the engine tells it how long it may block,
  * and readiness handlers it dispatches do nothing but enqueue callbacks on the loop. The model is
- * Netty 4.2's {@code IoHandler}.
+ * Netty 4.2's {@code IoHandler}; the name differs so that a backend built on Netty never has two
+ * types of the same simple name in one file.
  */
-public interface IoHandler extends AutoCloseable {
+public interface IoDriver extends AutoCloseable {
     /** {@link #poll} timeout meaning: block until an event or a {@link #wakeup()}. */
     long BLOCK_UNTIL_WOKEN = -1;
 
@@ -39,6 +40,15 @@ public interface IoHandler extends AutoCloseable {
      */
     default NetIo net() {
         return null;
+    }
+
+    /**
+     * Where this driver reports a readiness receiver that threw: every driver hands readiness over
+     * with {@link Readiness#deliver}, passing what it was given here. The engine calls this once,
+     * before the first poll; until then (and in a driver without receivers, which may keep this
+     * default) failures are {@linkplain Readiness#LOGGED logged}.
+     */
+    default void reportFailuresTo(Readiness.Failures failures) {
     }
 
     /** Releases the backend's resources (selector, epoll fd). Called once, on the loop thread. */

@@ -1,4 +1,4 @@
-package dev.loop.netty;
+package dev.loop.linux;
 
 import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.Socket;

@@ -1,7 +1,8 @@
 package dev.loop.testing;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.Readiness;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * A backend without I/O for engine tests: it parks, with a millisecond resolution like the real
  * ones, and records every poll timeout so tests can see what the engine asked for.
  */
-public final class ParkingIoHandler implements IoHandler {
+public final class ParkingDriver implements IoDriver {
     public final ConcurrentLinkedQueue<Long> timeouts = new ConcurrentLinkedQueue<>();
     public final AtomicInteger wakeups = new AtomicInteger();
     public volatile boolean closed;
@@ -21,11 +22,36 @@ public final class ParkingIoHandler implements IoHandler {
     public volatile java.util.function.LongConsumer sleeper;
     /** The sockets this backend offers, if a test gives it some (none by default). */
     public volatile NetIo net;
+    /** What the engine gave for receivers' failures. */
+    public volatile Readiness.Failures failures;
+    /** When set, the next poll runs it (once) as a backend dispatching readiness would. */
+    public volatile Runnable dispatchOnce;
+    /** True while a poll runs. */
+    public volatile boolean polling;
     private final AtomicBoolean woken = new AtomicBoolean();
     private volatile Thread poller;
 
     @Override
     public int poll(long timeoutNanos) {
+        polling = true;
+        try {
+            Runnable dispatch = dispatchOnce;
+            if (dispatch != null) {
+                dispatchOnce = null;
+                dispatch.run();
+            }
+            return park(timeoutNanos);
+        } finally {
+            polling = false;
+        }
+    }
+
+    @Override
+    public void reportFailuresTo(Readiness.Failures failures) {
+        this.failures = failures;
+    }
+
+    private int park(long timeoutNanos) {
         timeouts.add(timeoutNanos);
         if (timeoutNanos == 0 || woken.getAndSet(false)) {
             return 0;

@@ -1,7 +1,8 @@
 package dev.loop.select;
 
-import dev.loop.spi.IoHandler;
+import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
+import dev.loop.spi.Readiness;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.SelectionKey;
@@ -15,19 +16,21 @@ import java.util.function.Consumer;
  *
  * <p>Readiness is dispatched through {@link Selector#select(Consumer, long)}, which hands each
  * selected key to one consumer without building the selected-key set, so a poll allocates nothing
- * per event. Each key's attachment is the {@link Consumer} that handles it.
+ * per event. Each key's attachment is the {@link Selected} handle it belongs to, which translates
+ * the key's ready set; the receiver gets it through {@link Readiness#deliver}, as on every backend.
  *
  * <p>Sockets ({@link #net()}) are {@code SocketChannel}s and {@code ServerSocketChannel}s in
  * non-blocking mode on this selector: see {@link SelectNetIo}.
  */
-final class SelectIoHandler implements IoHandler {
+final class SelectDriver implements IoDriver {
     private static final long RESOLUTION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Selector selector;
-    private final Consumer<SelectionKey> dispatch = SelectIoHandler::dispatch;
+    private final Consumer<SelectionKey> dispatch = this::dispatch;
+    private Readiness.Failures failures = Readiness.LOGGED;
     private SelectNetIo net;
 
-    SelectIoHandler() throws IOException {
+    SelectDriver() throws IOException {
         this.selector = Selector.open();
     }
 
@@ -52,14 +55,16 @@ final class SelectIoHandler implements IoHandler {
         return millis == 0 ? selector.selectNow(dispatch) : selector.select(dispatch, millis);
     }
 
-    @SuppressWarnings("unchecked")
-    private static void dispatch(SelectionKey key) {
-        Object handler = key.attachment();
-        if (handler instanceof SelectChannel c) {
-            c.accept(key); // the common case, without the cast through Consumer
-        } else if (handler instanceof Consumer<?> c) {
-            ((Consumer<SelectionKey>) c).accept(key);
+    /** Called inside {@code Selector.select}: translate and hand over, nothing else. */
+    private void dispatch(SelectionKey key) {
+        if (key.attachment() instanceof Selected s) {
+            Readiness.deliver(s.receiver(), s.readyBits(key), s, failures);
         }
+    }
+
+    @Override
+    public void reportFailuresTo(Readiness.Failures failures) {
+        this.failures = failures;
     }
 
     @Override

@@ -1,0 +1,50 @@
+package dev.loop.linux;
+
+import dev.loop.spi.SocketErrors.Call;
+import io.netty.channel.unix.Socket;
+import java.io.IOException;
+import java.net.SocketAddress;
+
+/**
+ * The calls every backend makes the same way on a native stream socket, with Netty's exceptions
+ * translated to the JDK's ({@link NativeErrors}). Static, so a socket handle pays no field for them:
+ * io_uring keeps its per-socket memory small on purpose.
+ */
+public final class NativeStreams {
+    private NativeStreams() {
+    }
+
+    /**
+     * Whether the non-blocking connect of {@code s} has finished.
+     *
+     * @throws java.net.ConnectException naming {@code remote} when it failed
+     */
+    public static boolean finishConnect(Socket s, SocketAddress remote) throws IOException {
+        try {
+            return s.finishConnect();
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.CONNECT, e, remote);
+        }
+    }
+
+    /** Shuts the output down: the peer reads end of stream once what was sent arrives. */
+    public static void shutdownOutput(Socket s) throws IOException {
+        try {
+            s.shutdown(false, true);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
+    }
+
+    /**
+     * Sets {@code SO_LINGER} to 0, so that closing sends a reset instead of a FIN. Best effort: on a
+     * socket already closed or never connected an orderly close is all there is.
+     */
+    public static void lingerZero(Socket s) {
+        try {
+            s.setSoLinger(0);
+        } catch (IOException ignored) {
+            // see above: the close that follows still happens
+        }
+    }
+}
