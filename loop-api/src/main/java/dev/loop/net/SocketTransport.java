@@ -81,7 +81,17 @@ final class SocketTransport implements Transport {
 
     @Override
     public void shutdownOutput() throws IOException {
-        socket.shutdownOutput();
+        try {
+            socket.shutdownOutput();
+        } catch (java.nio.channels.NotYetConnectedException e) {
+            // ENOTCONN from a socket that was connected: the peer reset it and the kernel dropped
+            // the connection before we read the reset. The native backends' library says so with
+            // an unchecked exception, which would escape the caller (a timer's callback, say).
+            java.net.SocketException gone = new java.net.SocketException("connection to " + remoteAddress()
+                    + " is gone (reset by the peer); its output cannot be shut down");
+            gone.initCause(e);
+            throw gone;
+        }
     }
 
     @Override
