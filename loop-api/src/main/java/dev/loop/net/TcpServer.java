@@ -259,6 +259,8 @@ final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.
             socket.close();
         }
         cleanUp();
+        acceptFailures.close(); // the count of the last interval, rather than never
+        handshakeFailures.close();
     }
 
     private void cleanUp() {
