@@ -412,9 +412,18 @@ public abstract class Engine {
     /** The loop's exception handler: the user's, or {@link #logDefault}. May throw. */
     protected abstract void handle(String message, Throwable error, Object source) throws Throwable;
 
-    /** What the default exception handler does: log at ERROR on the {@code dev.loop} logger. Never throws. */
+    /**
+     * What the default exception handler does: log on the {@code dev.loop} logger, at ERROR with its
+     * stack trace when there is an exception, at WARNING when there is none (a report that carries
+     * no exception is a summary, such as how many peers failed their handshakes, which says all
+     * there is to say in one line). Never throws.
+     */
     protected final void logDefault(String message, Throwable error) {
-        log.error(message, error);
+        if (error == null) {
+            log.warning(message);
+        } else {
+            log.error(message, error);
+        }
     }
 
     /** Reports that could be neither handled nor logged (each also printed a fixed line on standard error). */

@@ -16,6 +16,10 @@ final class EngineLog {
     private static final String LOST = "dev.loop: an error could not be reported: the exception handler and the "
             + "logger both failed (counted in Loop.diagnostics().failedReports())";
 
+    static {
+        warmUp();
+    }
+
     private final String prefix;
     /** Allocated up front: counting a lost report must not need memory either. */
     private final AtomicLong failed = new AtomicLong();
@@ -24,12 +28,31 @@ final class EngineLog {
         this.prefix = "loop (" + backendName + "): ";
     }
 
-    /** Logs at ERROR; if that fails, {@link #lost()}. */
+    /**
+     * Does once, while descriptors are left, what writing the first log record would otherwise do
+     * at the worst moment: the usual formatter (java.util.logging's SimpleFormatter) stamps each
+     * record with the local time zone, whose rules are read from a file the first time, and prints
+     * a stack trace through classes not loaded yet. A server whose first record is about accept
+     * failing at the open-file limit could not write it, and nobody learnt why.
+     */
+    private static void warmUp() {
+        try {
+            java.time.ZonedDateTime now = java.time.ZonedDateTime.now();
+            String.format("%1$tb %1$td, %1$tY %1$tl:%1$tM:%1$tS %1$Tp %2$s%n%4$s: %5$s%6$s%n", now, "", "", "", "", "");
+            java.io.StringWriter trace = new java.io.StringWriter();
+            new Throwable().printStackTrace(new java.io.PrintWriter(trace));
+            LOG.isLoggable(System.Logger.Level.ERROR); // the logger's backend, found and configured
+        } catch (Throwable t) {
+            // nothing to prepare: a record that cannot be written later falls back to lost()
+        }
+    }
+
+    /** Logs at ERROR; if that fails, {@link #lost(String, Throwable)}. */
     void error(String message, Throwable error) {
         try {
             LOG.log(System.Logger.Level.ERROR, prefix + message, error);
         } catch (Throwable loggingFailed) {
-            lost();
+            lost(message, error);
         }
     }
 
@@ -45,12 +68,34 @@ final class EngineLog {
         }
     }
 
-    /** Logs at WARNING; if that fails, {@link #lost()}. */
+    /** Logs at WARNING; if that fails, {@link #lost(String, Throwable)}. */
     void warning(String message) {
         try {
             LOG.log(System.Logger.Level.WARNING, prefix + message);
         } catch (Throwable loggingFailed) {
+            lost(message, null);
+        }
+    }
+
+    /**
+     * Logging failed: the report's own one line (message and the exception's class and message,
+     * no stack trace) on standard error, which needs no descriptor that is not open already, and
+     * the report counted. If even that line cannot be made (no memory), {@link #lost()}.
+     */
+    void lost(String message, Throwable error) {
+        String line;
+        try {
+            line = "dev.loop: " + prefix + message + (error == null ? "" : ": " + error)
+                    + " (logging failed; counted in Loop.diagnostics().failedReports())";
+        } catch (Throwable noMemoryForTheLine) {
             lost();
+            return;
+        }
+        failed.incrementAndGet();
+        try {
+            System.err.println(line);
+        } catch (Throwable ignored) {
+            // nowhere left to write; the count still says it happened
         }
     }
 

@@ -2,7 +2,9 @@ package dev.loop.linux;
 
 import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.Socket;
+import dev.loop.spi.SocketErrors;
 import java.io.IOException;
+import java.nio.channels.NotYetConnectedException;
 import java.net.SocketAddress;
 
 /**
@@ -27,12 +29,21 @@ public final class NativeStreams {
         }
     }
 
-    /** Shuts the output down: the peer reads end of stream once what was sent arrives. */
+    /**
+     * Shuts the output down: the peer reads end of stream once what was sent arrives.
+     *
+     * @throws java.net.SocketException "Transport endpoint is not connected" when the peer reset the
+     *         connection before we read the reset, as the JDK says it on select
+     */
     public static void shutdownOutput(Socket s) throws IOException {
         try {
             s.shutdown(false, true);
         } catch (IOException e) {
             throw NativeErrors.translate(Call.IO, e, null);
+        } catch (NotYetConnectedException e) {
+            // ENOTCONN: Netty reports it unchecked, which would escape whoever shut the output
+            // down (an idle timer's callback, say) instead of closing the connection.
+            throw SocketErrors.of(Call.IO, SocketErrors.ENOTCONN, "Transport endpoint is not connected", null);
         }
     }
 

@@ -1,49 +1,66 @@
 package dev.loop.net.stream;
 
 import dev.loop.net.transport.NetRegistry;
+import dev.loop.TimerHandle;
 import java.time.Duration;
 
 /**
- * The reports of one failure that repeats (a server's accept failing at the open-file limit, every
- * {@link TcpServer#ACCEPT_BACKOFF}), rate-limited; not thread-safe (loop thread only).
+ * The reports of one kind of failure that repeats, rate-limited; not thread-safe (loop thread
+ * only). Used for what peers and the system cause, not for failures of the program's own code: a
+ * server's accept failing at the open-file limit (every {@link TcpServer#ACCEPT_BACKOFF}), and
+ * TLS handshakes that peers fail (silent clients, plaintext on a TLS port, resets, old protocols).
+ * A peer can cause those as often as it likes; what it causes must not be a log line each.
  *
- * <p>The first failure is reported at once; later ones at most once per {@link #INTERVAL}, each
- * record saying how many were not reported since the previous one; and when the failing operation
- * works again, one record says so with the count still untold. So a condition that lasts an hour
- * costs a few hundred records, not tens of thousands, and no failure goes uncounted.
+ * <p>The first failure is reported at once, in one line: the message and the exception's class
+ * and message, without a stack trace (the trace would only show our own code reading a socket).
+ * Later ones within {@link #INTERVAL} of the last report are counted, and at the end of the
+ * interval one report says how many there were and what the first of them was. When the failing
+ * operation works again ({@link #succeeded}), one report says so with the count still untold. So a
+ * condition that lasts an hour, or a million hostile connections, costs a few hundred reports, and
+ * no failure goes uncounted. Each failure, with its exception, is also logged at DEBUG on
+ * {@value #DETAIL_LOGGER}, for whoever wants to see every one.
  *
- * <p>Reporting never throws ({@link NetRegistry#report}): at the open-file limit even formatting a
- * log record can fail. A report that fails is counted as not reported.
+ * <p>Reports go to the loop's exception handler without an exception (so its default logs them at
+ * WARNING, without a trace). Reporting never throws ({@link NetRegistry#report}): at the open-file
+ * limit even formatting a log record can fail. A report that fails is counted as untold.
  */
 final class RepeatedFailure {
-    /** At most one record per this interval, after the first. */
+    /** At most one report per this interval, after the first. */
     static final Duration INTERVAL = Duration.ofSeconds(10);
+    /** The logger that has every failure at DEBUG. */
+    static final String DETAIL_LOGGER = "dev.loop.peers";
+    /** The most of a peer-influenced exception message a report quotes. */
+    private static final int MAX_LINE = 300;
+    private static final System.Logger DETAIL = System.getLogger(DETAIL_LOGGER);
 
     private final NetRegistry net;
     private final Object source;
-    private boolean failing;   // failed since the last success
-    private long lastReport;   // loop time of the last record, while failing
-    private long untold;       // failures since the last record that no record mentioned
+    private final Runnable summarise = this::summarise;
+    private boolean failing;     // failed since the last success
+    private long lastReport;     // loop time of the last report, while failing
+    private long untold;         // failures since the last report that no report mentioned
+    private String firstUntold;  // the one-line description of the first of them
+    private TimerHandle timer;   // the summary at the end of the interval, while some are untold
 
     RepeatedFailure(NetRegistry net, Object source) {
         this.net = net;
         this.source = source;
     }
 
-    /** The operation failed with {@code error}: reported now, or counted for the next record. */
+    /** The operation failed with {@code error}: reported now, or counted for the interval's summary. */
     void failed(String message, Throwable error) {
+        detail(message, error);
+        String line = message + ": " + oneLine(error);
         long now = net.loop.time();
         if (failing && now - lastReport < INTERVAL.toNanos()) {
-            untold++;
+            count(line, now);
             return;
         }
-        String m = untold == 0 ? message
-                : message + " (" + untold + " more failures like it in the last " + seconds(now - lastReport) + " s were not logged)";
         failing = true;
         lastReport = now;
-        untold = 0;
-        if (!net.report(m, error, source)) {
-            untold = 1; // the error path itself failed: count it for the next record
+        if (!net.report(line + "; more like it are counted and reported at most once per "
+                + INTERVAL.toSeconds() + " s", null, source)) {
+            count(line, now); // the error path itself failed: the summary tells it
         }
     }
 
@@ -52,15 +69,90 @@ final class RepeatedFailure {
         return failing;
     }
 
-    /** The operation worked: if it had been failing, one record says so and how many went untold. */
+    /** The operation worked: if it had been failing, one report says so and how many went untold. */
     void succeeded(String message) {
         if (!failing) {
             return;
         }
         failing = false;
+        cancelTimer();
         long n = untold;
         untold = 0;
-        net.report(message + (n == 0 ? "" : " (" + n + " more failures since the last record were not logged)"), null, source);
+        firstUntold = null;
+        net.report(message + (n == 0 ? "" : " (" + n + " more failures since the last report were not reported one by one)"),
+                null, source);
+    }
+
+    /** The source closes: what is still untold is reported now rather than never. */
+    void close() {
+        cancelTimer();
+        if (untold > 0) {
+            summarise();
+        }
+    }
+
+    private void count(String line, long now) {
+        if (untold++ == 0) {
+            firstUntold = line;
+        }
+        if (timer == null) {
+            try {
+                timer = net.loop.callAt(Math.max(now, lastReport + INTERVAL.toNanos()), summarise);
+            } catch (RuntimeException loopClosing) {
+                // the loop is closing: close() tells the count
+            }
+        }
+    }
+
+    private void summarise() {
+        timer = null;
+        long n = untold;
+        if (n == 0) {
+            return;
+        }
+        long now = net.loop.time();
+        String m = n + " more failure" + (n == 1 ? "" : "s") + " like it in the last " + seconds(now - lastReport)
+                + " s (each at DEBUG on " + DETAIL_LOGGER + "); the first: " + firstUntold;
+        lastReport = now;
+        untold = 0;
+        firstUntold = null;
+        if (!net.report(m, null, source)) {
+            untold = n; // told nobody: the next summary tells it again
+        }
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+    }
+
+    private static void detail(String message, Throwable error) {
+        try {
+            if (DETAIL.isLoggable(System.Logger.Level.DEBUG)) {
+                DETAIL.log(System.Logger.Level.DEBUG, message, error);
+            }
+        } catch (Throwable loggingFailed) {
+            // the count and the summary still say it happened
+        }
+    }
+
+    /**
+     * {@code error}'s class and message on one line of bounded length: a peer chooses some of the
+     * text (the bytes it sent are quoted), so line breaks would let it forge log lines.
+     */
+    static String oneLine(Throwable error) {
+        String s = String.valueOf(error);
+        StringBuilder b = new StringBuilder(Math.min(s.length(), MAX_LINE + 3));
+        for (int i = 0; i < s.length() && b.length() < MAX_LINE; i++) {
+            char c = s.charAt(i);
+            b.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        if (s.length() > MAX_LINE) {
+            b.append("...");
+        }
+        return b.toString();
     }
 
     private static long seconds(long nanos) {

@@ -55,6 +55,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
     private SocketAddress name; // a Unix socket's name, which its accepted sockets are given; null for TCP
     private Runnable afterClose; // a Unix socket's file removal
     private final RepeatedFailure acceptFailures;
+    private final RepeatedFailure handshakeFailures; // peers' doing: summarised, never a record each
     private final Runnable resumeAccepting = this::resumeAccepting;
     private TlsOptions tls;    // null: plain TCP
 
@@ -71,6 +72,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
         this.onAccept = onAccept;
         this.acceptedOptions = acceptedOptions;
         this.acceptFailures = new RepeatedFailure(net, this);
+        this.handshakeFailures = new RepeatedFailure(net, this);
     }
 
     private static Map<SocketOption<?>, Object> tcpAcceptedOptions(ServerOptions options) {
@@ -215,7 +217,8 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
 
     /**
      * TLS: the user meets the connection once its handshake is done. A failed handshake closed the
-     * connection already; it is reported (naming the peer) unless the server or the loop is closing.
+     * connection already; it is reported (naming the peer) unless the server or the loop is closing,
+     * rate-limited: any peer can fail a handshake as often as it connects ({@link RepeatedFailure}).
      */
     private void handshakeThenAccept(StreamConnection c, IoSocket socket) {
         connections.add(c); // closed with the server even while it handshakes
@@ -223,8 +226,8 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
             if (f.isSuccess()) {
                 accept(c);
             } else if (open && !dev.loop.engine.Engine.of(loop).isClosing()) {
-                loop.callExceptionHandler("TLS handshake with " + c.remote + " on " + local + " failed; closed the connection",
-                        f.exception(), this);
+                handshakeFailures.failed("TLS handshake with " + c.remote + " on " + local + " failed; closed the connection",
+                        f.exception());
             }
         });
     }
@@ -247,6 +250,8 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
             }
             net.remove(this);
             cleanUp();
+            acceptFailures.close();
+            handshakeFailures.close();
         }
         if (closeConnections) {
             for (StreamConnection c : new ArrayList<>(connections)) {
@@ -262,6 +267,8 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
             socket.close();
         }
         cleanUp();
+        acceptFailures.close(); // the count of the last interval, rather than never
+        handshakeFailures.close();
     }
 
     private void cleanUp() {

@@ -192,11 +192,38 @@ final class TlsHandshake {
         checkedFirstBytes = true;
         int type = b.get(b.position()) & 0xff;
         boolean tls = type == 22 || type == 21 || (!client && (type & 0x80) != 0); // handshake, alert, SSLv2 hello
+        if (tls && (type & 0x80) != 0 && !sslv2HelloEnabled()) {
+            refuseSslv2Hello(b);
+        }
         if (!tls) {
             throw new SSLHandshakeException("the peer sent bytes that are not TLS: \"" + printable(b)
                     + "\" (a plaintext " + (client ? "server" : "client") + "?)");
         }
     }
+
+    private boolean sslv2HelloEnabled() {
+        return rec.engine != null && List.of(rec.engine.getEnabledProtocols()).contains("SSLv2Hello");
+    }
+
+    /**
+     * Refuses an SSLv2-format ClientHello at its first byte: nothing here accepts one (the JDK
+     * enables SSLv2Hello nowhere by default), and waiting for the rest would let a peer hold the
+     * connection for the whole handshake timeout. A hello that offers SSL 3 or later (its version's
+     * major byte is 3) comes from a client that reads TLS records, so it is told why in one: a fatal
+     * protocol_version alert, written by hand because the engine never saw the hello; a true SSLv2
+     * client could read no alert we can write, and is only closed.
+     */
+    private void refuseSslv2Hello(ByteBuffer b) throws SSLHandshakeException {
+        int p = b.position();
+        if (b.remaining() >= 4 && b.get(p + 3) == 3) {
+            rec.queue(PROTOCOL_VERSION_ALERT.clone());
+        }
+        throw new SSLHandshakeException("TLS handshake with " + peer + " refused: it sent an SSLv2-format ClientHello"
+                + " (SSLv2Hello is not enabled)");
+    }
+
+    /** A TLS 1.0 record holding a fatal protocol_version alert (RFC 5246, 7.2). */
+    private static final byte[] PROTOCOL_VERSION_ALERT = {21, 3, 1, 0, 2, 2, 70};
 
     /** A server with contexts per host: reads until the ClientHello names one, then makes the engine. */
     private boolean chooseContext() throws IOException {

@@ -86,13 +86,24 @@ final class TlsRecords {
         return netIn;
     }
 
-    /** True if all of the next record is held (or its header is bad, which the engine reports). */
+    /**
+     * True if all of the next record is held (or its header is bad, which the engine reports). The
+     * length a header declares only decides when to call the engine, never what is allocated: bytes
+     * are held in the pool's buffers as they arrive, and a length no peer may send goes to the
+     * engine at once, which refuses it with an alert.
+     */
     boolean hasRecord() {
         ByteBuffer b = netIn;
         if (b == null || b.remaining() < HEADER) {
             return false;
         }
         int p = b.position();
+        if ((b.get(p) & 0x80) != 0) {
+            // SSLv2 format (a v2-compatible ClientHello): a two-byte header of 15 bits of length;
+            // its version bytes, where a TLS header has its length, would be read as about 770
+            int v2 = ((b.get(p) & 0x7f) << 8) | (b.get(p + 1) & 0xff);
+            return b.remaining() >= 2 + v2;
+        }
         int len = ((b.get(p + 3) & 0xff) << 8) | (b.get(p + 4) & 0xff);
         return len > MAX_RECORD || b.remaining() >= HEADER + len;
     }
@@ -304,6 +315,12 @@ final class TlsRecords {
             b = ByteBuffer.allocate(bytes.remaining()); // more than a pooled buffer: once, at the switch
         }
         netIn = b.put(bytes).flip();
+    }
+
+    /** Puts {@code bytes} made by hand (an alert in a format the engine does not speak) after the backlog. */
+    void queue(byte[] bytes) {
+        ByteBuffer b = netOut != null ? netOut.compact() : pool.take();
+        netOut = b.put(bytes).flip();
     }
 
     /** Gives every buffer back; bytes still held are dropped. */
