@@ -23,7 +23,10 @@ public interface DatagramHandler {
     /**
      * Receiving failed but the endpoint stays open (asyncio's {@code error_received}): on a connected
      * endpoint, a {@link java.net.PortUnreachableException} when an earlier datagram was refused by
-     * the peer's host. By default it goes to the loop's exception handler, so that it is not lost.
+     * the peer's host. A handler that does not override this method leaves such errors to the
+     * endpoint, which reports them to the loop's exception handler rate-limited, as other faults a
+     * peer causes are: the first at once in one line, then a count at most every 10 s (a peer can
+     * send such errors as often as it likes). This default, called directly, reports one at once.
      */
     default void onError(DatagramEndpoint endpoint, IOException error) {
         endpoint.loop().callExceptionHandler("receiving on " + endpoint + " failed", error, this);

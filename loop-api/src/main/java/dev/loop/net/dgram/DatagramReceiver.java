@@ -4,7 +4,9 @@ import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.net.Datagram;
 import dev.loop.net.DatagramHandler;
+import dev.loop.net.DatagramEndpoint;
 import dev.loop.net.Datagrams;
+import dev.loop.net.transport.RepeatedFailure;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -34,6 +36,8 @@ final class DatagramReceiver {
     private final UdpEndpoint ep;
 
     private DatagramHandler handler;
+    private boolean handlerTakesErrors; // the handler overrides onError: every error is the program's
+    private RepeatedFailure untakenErrors; // otherwise a peer's errors are summarised, made on the first
     private boolean paused;
 
     private Promise<Datagram> pending; // the pull receive waiting for readiness
@@ -90,10 +94,30 @@ final class DatagramReceiver {
 
     private void reportError(IOException e) {
         DatagramHandler h = handler;
+        if (!handlerTakesErrors) {
+            // A peer causes these (each ICMP port unreachable it sends to a connected endpoint is
+            // one), as often as it likes: the default onError's report to the exception handler
+            // would be a log record with a trace each, so they are summarised instead.
+            if (untakenErrors == null) {
+                untakenErrors = new RepeatedFailure(ep.net, h);
+            }
+            untakenErrors.failed("receiving on " + ep + " failed", e);
+            return;
+        }
         try {
             h.onError(ep, e);
         } catch (RuntimeException thrown) {
             ep.loop.callExceptionHandler("exception in onError of " + h, thrown, h);
+        }
+    }
+
+    /** Whether {@code h} has an {@code onError} of its own rather than the interface's default. */
+    private static boolean takesErrors(DatagramHandler h) {
+        try {
+            return h.getClass().getMethod("onError", DatagramEndpoint.class, IOException.class).getDeclaringClass()
+                    != DatagramHandler.class;
+        } catch (NoSuchMethodException | SecurityException cannotTell) {
+            return true; // the program's handler, as before
         }
     }
 
@@ -169,6 +193,7 @@ final class DatagramReceiver {
             throw new IllegalStateException("a receive is pending on " + ep + ": cannot set a handler");
         }
         handler = h;
+        handlerTakesErrors = h != null && takesErrors(h);
         ep.updateInterest();
     }
 
@@ -194,6 +219,9 @@ final class DatagramReceiver {
 
     /** The endpoint closed (its pending receive already failed): tells the handler, last. */
     void closed(Throwable error) {
+        if (untakenErrors != null) {
+            untakenErrors.close(); // what is still untold is told now rather than never
+        }
         DatagramHandler h = handler;
         if (h != null) {
             try {

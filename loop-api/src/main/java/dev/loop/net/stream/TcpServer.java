@@ -10,6 +10,7 @@ import dev.loop.net.tls.TlsStart;
 import dev.loop.net.transport.Addresses;
 import dev.loop.net.transport.CoalescedReadiness;
 import dev.loop.net.transport.NetRegistry;
+import dev.loop.net.transport.RepeatedFailure;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.loop.net.stream;
 
+import dev.loop.net.transport.RepeatedFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,14 +1,14 @@
-package dev.loop.net.stream;
+package dev.loop.net.transport;
 
-import dev.loop.net.transport.NetRegistry;
 import dev.loop.TimerHandle;
 import java.time.Duration;
 
 /**
  * The reports of one kind of failure that repeats, rate-limited; not thread-safe (loop thread
  * only). Used for what peers and the system cause, not for failures of the program's own code: a
- * server's accept failing at the open-file limit (every {@link TcpServer#ACCEPT_BACKOFF}), and
- * TLS handshakes that peers fail (silent clients, plaintext on a TLS port, resets, old protocols).
+ * server's accept failing at the open-file limit (every {@code TcpServer.ACCEPT_BACKOFF}),
+ * TLS handshakes that peers fail (silent clients, plaintext on a TLS port, resets, old protocols),
+ * and errors a datagram peer causes (ICMP port unreachable) that no handler of the program takes.
  * A peer can cause those as often as it likes; what it causes must not be a log line each.
  *
  * <p>The first failure is reported at once, in one line: the message and the exception's class
@@ -24,11 +24,11 @@ import java.time.Duration;
  * WARNING, without a trace). Reporting never throws ({@link NetRegistry#report}): at the open-file
  * limit even formatting a log record can fail. A report that fails is counted as untold.
  */
-final class RepeatedFailure {
+public final class RepeatedFailure {
     /** At most one report per this interval, after the first. */
-    static final Duration INTERVAL = Duration.ofSeconds(10);
+    public static final Duration INTERVAL = Duration.ofSeconds(10);
     /** The logger that has every failure at DEBUG. */
-    static final String DETAIL_LOGGER = "dev.loop.peers";
+    public static final String DETAIL_LOGGER = "dev.loop.peers";
     /** The most of a peer-influenced exception message a report quotes. */
     private static final int MAX_LINE = 300;
     private static final System.Logger DETAIL = System.getLogger(DETAIL_LOGGER);
@@ -42,13 +42,13 @@ final class RepeatedFailure {
     private String firstUntold;  // the one-line description of the first of them
     private TimerHandle timer;   // the summary at the end of the interval, while some are untold
 
-    RepeatedFailure(NetRegistry net, Object source) {
+    public RepeatedFailure(NetRegistry net, Object source) {
         this.net = net;
         this.source = source;
     }
 
     /** The operation failed with {@code error}: reported now, or counted for the interval's summary. */
-    void failed(String message, Throwable error) {
+    public void failed(String message, Throwable error) {
         detail(message, error);
         String line = message + ": " + oneLine(error);
         long now = net.loop.time();
@@ -65,12 +65,12 @@ final class RepeatedFailure {
     }
 
     /** True from a failure until the next success. */
-    boolean isFailing() {
+    public boolean isFailing() {
         return failing;
     }
 
     /** The operation worked: if it had been failing, one report says so and how many went untold. */
-    void succeeded(String message) {
+    public void succeeded(String message) {
         if (!failing) {
             return;
         }
@@ -84,7 +84,7 @@ final class RepeatedFailure {
     }
 
     /** The source closes: what is still untold is reported now rather than never. */
-    void close() {
+    public void close() {
         cancelTimer();
         if (untold > 0) {
             summarise();
@@ -142,7 +142,7 @@ final class RepeatedFailure {
      * {@code error}'s class and message on one line of bounded length: a peer chooses some of the
      * text (the bytes it sent are quoted), so line breaks would let it forge log lines.
      */
-    static String oneLine(Throwable error) {
+    public static String oneLine(Throwable error) {
         String s = String.valueOf(error);
         StringBuilder b = new StringBuilder(Math.min(s.length(), MAX_LINE + 3));
         for (int i = 0; i < s.length() && b.length() < MAX_LINE; i++) {
