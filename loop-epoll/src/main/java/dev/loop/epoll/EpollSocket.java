@@ -5,6 +5,7 @@ import dev.loop.linux.NativeStreams;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.UnixIo;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.epoll.LinuxSocket;
 import java.io.IOException;
@@ -221,6 +222,11 @@ final class EpollSocket extends EpollChannel implements IoSocket {
             remote = socket.remoteAddress();
         }
         return remote;
+    }
+
+    @Override
+    public UnixIo.IoPeerCredentials peerCredentials() throws IOException {
+        return NativeStreams.peerCredentials(socket);
     }
 
     @Override

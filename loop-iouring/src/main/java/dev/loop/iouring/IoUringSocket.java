@@ -5,6 +5,7 @@ import dev.loop.linux.NativeStreams;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.UnixIo;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -566,6 +567,11 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     @Override
     public SocketAddress remoteAddress() {
         return remote;
+    }
+
+    @Override
+    public UnixIo.IoPeerCredentials peerCredentials() throws IOException {
+        return NativeStreams.peerCredentials(socket);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors;
 import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.UnixIo;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketOption;
@@ -149,6 +150,12 @@ final class SelectSocket extends SelectChannel implements IoSocket {
             }
         }
         return remote;
+    }
+
+    @Override
+    public UnixIo.IoPeerCredentials peerCredentials() {
+        throw new UnsupportedOperationException("cannot read a peer's process id and numeric user and group ids: the"
+                + " JDK's SO_PEERCRED (jdk.net.ExtendedSocketOptions) gives user and group names only");
     }
 
     @Override
