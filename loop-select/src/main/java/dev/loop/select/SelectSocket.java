@@ -30,6 +30,22 @@ final class SelectSocket extends SelectChannel implements IoSocket {
     /** Where a connect in progress goes: what its failure names. */
     private SocketAddress target;
 
+    /**
+     * {@code accepted}, which another loop of the group accepted, as a socket of the loop that polls
+     * {@code selector} (see {@code NetIo.adopt}). Never registered with the accepting loop's selector
+     * (registration waits for the first interest), so the channel simply changes hands; the old
+     * handle is dropped. Only this class can tell its own sockets from another backend's: the SPI
+     * cannot name either type.
+     *
+     * @throws IllegalArgumentException if {@code accepted} is another backend's
+     */
+    static SelectSocket adopted(IoSocket accepted, Selector selector) {
+        if (!(accepted instanceof SelectSocket s)) {
+            throw new IllegalArgumentException("not a select socket: " + accepted);
+        }
+        return new SelectSocket(selector, s.ch, null, true);
+    }
+
     SelectSocket(Selector selector, SocketChannel ch, IoReady ready, boolean connected) {
         super(selector, ch, ready);
         this.ch = ch;
