@@ -190,7 +190,7 @@ class AcceptFailureTest {
         }
     }
 
-    /** An accepted socket that never has anything to read and takes every write (other tests override what they need). */
+    /** An accepted socket that never has anything to read and takes every write; other tests extend it. */
     static class FakeSocket implements IoSocket {
         private boolean open = true;
 
