@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Test;
  * the internal packages the edges point one way: stream, then TLS, then the transport helpers;
  * datagrams beside stream on the transport helpers.
  *
+ * <p>The modules below loop-api (the backends, loop-linux, the timer wheel) are checked the same
+ * way by loop-conformance's {@code BackendLayeringTest}, which has them on its class path.
+ *
  * <p>Every class file's constant pool is read: class references and the descriptors and generic
  * signatures in its UTF-8 entries, so a type used only in a method signature counts too.
  */

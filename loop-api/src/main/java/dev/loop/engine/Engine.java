@@ -326,26 +326,12 @@ public abstract class Engine {
 
     // ---------------------------------------------------------------- extensions and closing
 
-    /** Names one kind of per-loop state kept by a layer above the engine (see {@link #extension}). */
-    public static final class Key<T> {
-        private final String name;
-
-        public Key(String name) {
-            this.name = Objects.requireNonNull(name, "name");
-        }
-
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
     /**
      * The per-loop state of a layer above the engine, made by {@code create} on first use. A layer
      * that must release something when the loop closes registers a {@linkplain #addCloseHook close
      * hook} from {@code create}. Loop thread, or any thread while the loop is not running.
      */
-    public final <T> T extension(Key<T> key, Function<Engine, T> create) {
+    public final <T> T extension(ExtensionKey<T> key, Function<Engine, T> create) {
         return extensions.get(this, key, create);
     }
 

@@ -13,11 +13,11 @@ import java.util.function.Function;
  * loop is not running.
  */
 final class Extensions {
-    private final Map<Engine.Key<?>, Object> values = new IdentityHashMap<>();
+    private final Map<ExtensionKey<?>, Object> values = new IdentityHashMap<>();
     private final List<Runnable> closeHooks = new ArrayList<>();
 
     @SuppressWarnings("unchecked")
-    <T> T get(Engine engine, Engine.Key<T> key, Function<Engine, T> create) {
+    <T> T get(Engine engine, ExtensionKey<T> key, Function<Engine, T> create) {
         Object e = values.get(key);
         if (e == null) {
             e = Objects.requireNonNull(create.apply(engine), "extension " + key);

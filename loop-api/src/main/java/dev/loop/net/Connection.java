@@ -197,6 +197,16 @@ public interface Connection {
         return remoteAddress();
     }
 
+    /**
+     * The credentials of the process at the other end of a Unix domain socket connection
+     * ({@code SO_PEERCRED}: as they were when it connected, or when the server listened).
+     *
+     * @throws UnsupportedOperationException over TCP, or naming the backend where it cannot read
+     *                                       them ({@code select}: the JDK gives names, not ids)
+     * @throws java.nio.channels.ClosedChannelException if the connection is closed
+     */
+    PeerCredentials peerCredentials() throws java.io.IOException;
+
     /** The options this connection was opened with. */
     ConnectionOptions options();
 }

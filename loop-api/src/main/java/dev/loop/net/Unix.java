@@ -6,7 +6,6 @@ import dev.loop.net.stream.Dial;
 import dev.loop.net.stream.StreamConnection;
 import dev.loop.net.stream.TcpServer;
 import dev.loop.net.stream.UnixPaths;
-import dev.loop.net.stream.UnixPeers;
 import dev.loop.net.transport.Addresses;
 import dev.loop.net.transport.NetEntry;
 import dev.loop.net.transport.NetRegistry;
@@ -17,7 +16,6 @@ import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -167,21 +165,6 @@ public final class Unix {
         } catch (UnsupportedOperationException e) {
             throw NetEntry.unsupported(net, e);
         }
-    }
-
-    /**
-     * The credentials of the process at the other end of a Unix domain socket connection
-     * ({@code SO_PEERCRED}: as they were when it connected, or when the server listened).
-     *
-     * @throws IllegalArgumentException      if {@code connection} is not a Unix domain socket
-     *                                       connection of this library
-     * @throws ClosedChannelException        if it is closed
-     * @throws UnsupportedOperationException naming the backend where it cannot read them
-     *                                       ({@code select}: the JDK gives names, not ids)
-     */
-    public static PeerCredentials peerCredentials(Connection connection) throws IOException {
-        Objects.requireNonNull(connection, "connection");
-        return UnixPeers.credentials(connection);
     }
 
     private static IllegalArgumentException notUnix(SocketAddress address) {

@@ -27,4 +27,14 @@ public interface IoReady {
      *                 {@code READ} or {@code WRITE}
      */
     void onReady(int readyOps);
+
+    /**
+     * The same report, from a layer between the socket and this receiver (TLS) that passes
+     * readiness on from its own callback: already in the callback phase, outside the poll, so a
+     * receiver that would only queue its work for that phase may do it now and save a loop
+     * iteration per event. Backends never call this. By default the same as {@link #onReady}.
+     */
+    default void onReadyInCallbackPhase(int readyOps) {
+        onReady(readyOps);
+    }
 }

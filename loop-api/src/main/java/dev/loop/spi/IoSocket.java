@@ -23,4 +23,15 @@ public interface IoSocket extends IoHandle, IoTransport {
      * @throws UnsupportedOperationException if this backend cannot set {@code option}
      */
     <T> void setOption(SocketOption<T> option, T value) throws IOException;
+
+    /**
+     * The credentials of the process at the other end of this connected Unix domain socket
+     * ({@code SO_PEERCRED}: as they were when it connected or listened). The socket answers for
+     * itself, so nothing above has to know which backend made it.
+     *
+     * @throws UnsupportedOperationException where the backend cannot read them (saying why)
+     */
+    default UnixIo.IoPeerCredentials peerCredentials() throws IOException {
+        throw new UnsupportedOperationException("cannot read peer credentials");
+    }
 }

@@ -60,17 +60,7 @@ public interface UnixIo {
     }
 
     /**
-     * The credentials of the process at the other end of {@code socket}, a connected Unix domain
-     * socket of this backend ({@code SO_PEERCRED}: as they were when it connected or listened).
-     *
-     * @throws UnsupportedOperationException where the backend cannot read them
-     */
-    default IoPeerCredentials peerCredentials(IoSocket socket) throws IOException {
-        throw new UnsupportedOperationException("cannot read peer credentials");
-    }
-
-    /**
-     * A peer's process id, user id and group id.
+     * A peer's process id, user id and group id, as {@link IoSocket#peerCredentials()} reads them.
      *
      * @param pid the process id
      * @param uid the effective user id

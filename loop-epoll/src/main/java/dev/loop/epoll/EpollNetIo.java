@@ -83,13 +83,8 @@ final class EpollNetIo extends NativeNetIo<LinuxSocket> {
 
     @Override
     public IoSocket adopt(IoSocket accepted) throws IOException {
-        if (!(accepted instanceof EpollSocket s)) {
-            throw new IllegalArgumentException("not an epoll socket: " + accepted);
-        }
         enter();
-        // The accepting loop never registered it (registration waits for the first interest), so
-        // the descriptor simply changes hands; the old handle is dropped.
-        return new EpollSocket(this, s.socket, null, true, s.remoteAddress());
+        return EpollSocket.adopted(accepted, this);
     }
 
     @Override

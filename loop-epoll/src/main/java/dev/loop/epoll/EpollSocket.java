@@ -5,6 +5,7 @@ import dev.loop.linux.NativeStreams;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.UnixIo;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.epoll.LinuxSocket;
 import java.io.IOException;
@@ -35,6 +36,21 @@ final class EpollSocket extends EpollChannel implements IoSocket {
     private SocketAddress remote;
 
     /** A TCP socket; its local address is asked of the kernel when first wanted. */
+    /**
+     * {@code accepted}, which another loop of the group accepted, as a socket of {@code net}'s loop
+     * (see {@code NetIo.adopt}). The accepting loop never registered it (registration waits for the
+     * first interest), so the descriptor simply changes hands; the old handle is dropped. Only this
+     * class can tell its own sockets from another backend's: the SPI cannot name either type.
+     *
+     * @throws IllegalArgumentException if {@code accepted} is another backend's
+     */
+    static EpollSocket adopted(IoSocket accepted, EpollNetIo net) {
+        if (!(accepted instanceof EpollSocket s)) {
+            throw new IllegalArgumentException("not an epoll socket: " + accepted);
+        }
+        return new EpollSocket(net, s.socket, null, true, s.remoteAddress());
+    }
+
     EpollSocket(EpollNetIo net, LinuxSocket socket, IoReady ready, boolean connected, SocketAddress remote) {
         this(net, socket, ready, connected, null, remote, false);
     }
@@ -221,6 +237,11 @@ final class EpollSocket extends EpollChannel implements IoSocket {
             remote = socket.remoteAddress();
         }
         return remote;
+    }
+
+    @Override
+    public UnixIo.IoPeerCredentials peerCredentials() throws IOException {
+        return NativeStreams.peerCredentials(socket);
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
 import io.netty.channel.epoll.LinuxSocket;
-import io.netty.channel.unix.Socket;
 import java.net.UnixDomainSocketAddress;
 
 /**
@@ -45,10 +44,5 @@ final class EpollUnixIo extends NativeUnixIo<LinuxSocket> {
             s.connectedAtOnce();
         }
         return s;
-    }
-
-    @Override
-    protected Socket socketOf(IoSocket socket) {
-        return socket instanceof EpollSocket s ? s.socket : null;
     }
 }

@@ -278,13 +278,8 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
 
     @Override
     public IoSocket adopt(IoSocket accepted) throws IOException {
-        if (!(accepted instanceof IoUringSocket s)) {
-            throw new IllegalArgumentException("not an io_uring socket: " + accepted);
-        }
         driver.enterFromLoopThread();
-        // The accepting loop never registered it (that waits for the first operation), so the
-        // descriptor simply changes hands; the old handle is dropped.
-        return s.adoptedBy(this);
+        return IoUringSocket.adopted(accepted, this);
     }
 
     /** Same family for every address: the socket is {@code AF_INET6} and takes mapped IPv4 ones. */

@@ -5,6 +5,7 @@ import dev.loop.linux.NativeStreams;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.UnixIo;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -90,9 +91,20 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         return new IoUringSocket(net, socket, ready, connected, local, remote, true);
     }
 
-    /** The same descriptor and names under a new handle of another loop (see {@code NetIo.adopt}). */
-    IoUringSocket adoptedBy(IoUringNetIo other) {
-        return new IoUringSocket(other, socket, null, true, local, remote, unix);
+    /**
+     * {@code accepted}, which another loop of the group accepted, with the same descriptor and names
+     * under a new handle of {@code net}'s loop (see {@code NetIo.adopt}). The accepting loop never
+     * registered it (that waits for the first operation), so the descriptor simply changes hands;
+     * the old handle is dropped. Only this class can tell its own sockets from another backend's:
+     * the SPI cannot name either type.
+     *
+     * @throws IllegalArgumentException if {@code accepted} is another backend's
+     */
+    static IoUringSocket adopted(IoSocket accepted, IoUringNetIo net) {
+        if (!(accepted instanceof IoUringSocket s)) {
+            throw new IllegalArgumentException("not an io_uring socket: " + accepted);
+        }
+        return new IoUringSocket(net, s.socket, null, true, s.local, s.remote, s.unix);
     }
 
     /** Starts watching for the outcome of a connect in progress. */
@@ -566,6 +578,11 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     @Override
     public SocketAddress remoteAddress() {
         return remote;
+    }
+
+    @Override
+    public UnixIo.IoPeerCredentials peerCredentials() throws IOException {
+        return NativeStreams.peerCredentials(socket);
     }
 
     @Override

@@ -46,9 +46,4 @@ final class IoUringUnixIo extends NativeUnixIo<Socket> {
         }
         return s;
     }
-
-    @Override
-    protected Socket socketOf(IoSocket socket) {
-        return socket instanceof IoUringSocket s ? s.socket : null;
-    }
 }

@@ -3,7 +3,10 @@ package dev.loop.linux;
 import dev.loop.spi.SocketErrors.Call;
 import io.netty.channel.unix.Socket;
 import dev.loop.spi.SocketErrors;
+import dev.loop.spi.UnixIo.IoPeerCredentials;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.NotYetConnectedException;
 import java.net.SocketAddress;
 
@@ -13,7 +16,28 @@ import java.net.SocketAddress;
  * io_uring keeps its per-socket memory small on purpose.
  */
 public final class NativeStreams {
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_PEERCRED = 17;
+    /** {@code struct ucred}: pid, uid, gid, each 32 bits. */
+    private static final int UCRED_SIZE = 12;
+
     private NativeStreams() {
+    }
+
+    /**
+     * The credentials of the peer of the connected Unix domain socket {@code s}, from
+     * {@code getsockopt(SO_PEERCRED)} through {@code Socket.getRawOpt}, the public way to it (the
+     * transports' {@code getPeerCredentials} is package-private).
+     */
+    public static IoPeerCredentials peerCredentials(Socket s) throws IOException {
+        ByteBuffer ucred = ByteBuffer.allocateDirect(UCRED_SIZE).order(ByteOrder.nativeOrder());
+        try {
+            s.getRawOpt(SOL_SOCKET, SO_PEERCRED, ucred);
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
+        return new IoPeerCredentials(ucred.getInt(0), Integer.toUnsignedLong(ucred.getInt(4)),
+                Integer.toUnsignedLong(ucred.getInt(8)));
     }
 
     /**

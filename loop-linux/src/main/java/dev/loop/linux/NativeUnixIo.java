@@ -11,8 +11,6 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.net.SocketOption;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Map;
 
 /**
@@ -21,9 +19,6 @@ import java.util.Map;
  * socket types. Netty's public {@link DomainSocketAddress} also reaches Linux's abstract
  * namespace (a name whose first byte is NUL). Not thread-safe: loop thread only, or any thread
  * while the loop is not running.
- *
- * <p>Peer credentials come from {@code getsockopt(SO_PEERCRED)} through {@code Socket.getRawOpt},
- * the public way to it (the transports' {@code getPeerCredentials} is package-private).
  *
  * <p>Netty's native bind unlinks whatever is at the path first. {@code loop-api} checks the path
  * before it calls {@link #listen} (it refuses a path that exists unless it is a stale socket it was
@@ -34,11 +29,6 @@ import java.util.Map;
 public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
     /** How a peer that never bound a name is named, as the JDK names it. */
     public static final UnixDomainSocketAddress UNNAMED = UnixDomainSocketAddress.of("");
-
-    private static final int SOL_SOCKET = 1;
-    private static final int SO_PEERCRED = 17;
-    /** {@code struct ucred}: pid, uid, gid, each 32 bits. */
-    private static final int UCRED_SIZE = 12;
 
     private final String backend;
     private final int defaultBacklog;
@@ -71,9 +61,6 @@ public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
      */
     protected abstract IoSocket connecting(S socket, UnixDomainSocketAddress path, IoReady ready,
                                            boolean connectedAtOnce) throws IOException;
-
-    /** The native socket of one of this backend's sockets, or null for a socket of another kind. */
-    protected abstract Socket socketOf(IoSocket socket);
 
     @Override
     public final IoServerSocket listen(UnixDomainSocketAddress path, int backlog, Map<SocketOption<?>, Object> options,
@@ -138,21 +125,5 @@ public abstract class NativeUnixIo<S extends Socket> implements UnixIo {
             s.close();
             throw e;
         }
-    }
-
-    @Override
-    public final IoPeerCredentials peerCredentials(IoSocket socket) throws IOException {
-        Socket s = socketOf(socket);
-        if (s == null) {
-            throw new IllegalArgumentException("not a socket of backend " + backend + ": " + socket);
-        }
-        ByteBuffer ucred = ByteBuffer.allocateDirect(UCRED_SIZE).order(ByteOrder.nativeOrder());
-        try {
-            s.getRawOpt(SOL_SOCKET, SO_PEERCRED, ucred);
-        } catch (IOException e) {
-            throw NativeErrors.translate(Call.IO, e, null);
-        }
-        return new IoPeerCredentials(ucred.getInt(0), Integer.toUnsignedLong(ucred.getInt(4)),
-                Integer.toUnsignedLong(ucred.getInt(8)));
     }
 }

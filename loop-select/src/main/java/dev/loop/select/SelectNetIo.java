@@ -98,12 +98,7 @@ final class SelectNetIo implements NetIo {
 
     @Override
     public IoSocket adopt(IoSocket accepted) {
-        if (!(accepted instanceof SelectSocket s)) {
-            throw new IllegalArgumentException("not a select socket: " + accepted);
-        }
-        // Never registered with the accepting loop's selector (registration waits for the first
-        // interest), so the channel simply changes hands; the old handle is dropped.
-        return new SelectSocket(selector, (SocketChannel) s.channel, null, true);
+        return SelectSocket.adopted(accepted, selector);
     }
 
     static void applyAll(NetworkChannel ch, Map<SocketOption<?>, Object> options) throws IOException {

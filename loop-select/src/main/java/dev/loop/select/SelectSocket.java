@@ -4,6 +4,7 @@ import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors;
 import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.UnixIo;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketOption;
@@ -28,6 +29,22 @@ final class SelectSocket extends SelectChannel implements IoSocket {
     private SocketAddress remote;
     /** Where a connect in progress goes: what its failure names. */
     private SocketAddress target;
+
+    /**
+     * {@code accepted}, which another loop of the group accepted, as a socket of the loop that polls
+     * {@code selector} (see {@code NetIo.adopt}). Never registered with the accepting loop's selector
+     * (registration waits for the first interest), so the channel simply changes hands; the old
+     * handle is dropped. Only this class can tell its own sockets from another backend's: the SPI
+     * cannot name either type.
+     *
+     * @throws IllegalArgumentException if {@code accepted} is another backend's
+     */
+    static SelectSocket adopted(IoSocket accepted, Selector selector) {
+        if (!(accepted instanceof SelectSocket s)) {
+            throw new IllegalArgumentException("not a select socket: " + accepted);
+        }
+        return new SelectSocket(selector, s.ch, null, true);
+    }
 
     SelectSocket(Selector selector, SocketChannel ch, IoReady ready, boolean connected) {
         super(selector, ch, ready);
@@ -149,6 +166,12 @@ final class SelectSocket extends SelectChannel implements IoSocket {
             }
         }
         return remote;
+    }
+
+    @Override
+    public UnixIo.IoPeerCredentials peerCredentials() {
+        throw new UnsupportedOperationException("cannot read a peer's process id and numeric user and group ids: the"
+                + " JDK's SO_PEERCRED (jdk.net.ExtendedSocketOptions) gives user and group names only");
     }
 
     @Override

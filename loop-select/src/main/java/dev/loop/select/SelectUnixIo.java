@@ -22,7 +22,7 @@ import java.util.Map;
  *
  * <p>What the JDK does not offer is refused with a reason: Linux abstract names (a
  * {@link UnixDomainSocketAddress} holds a file system path) and the peer's process and numeric
- * ids (its {@code jdk.net.ExtendedSocketOptions.SO_PEERCRED} gives user and group <em>names</em>).
+ * ids ({@link SelectSocket#peerCredentials}: the JDK gives user and group <em>names</em>).
  */
 final class SelectUnixIo implements UnixIo {
     private final Selector selector;
@@ -87,11 +87,5 @@ final class SelectUnixIo implements UnixIo {
     public IoSocket connectAbstract(String name, Map<SocketOption<?>, Object> options, IoReady ready) {
         throw new UnsupportedOperationException(
                 "no Linux abstract socket names: the JDK's UnixDomainSocketAddress holds file system paths only");
-    }
-
-    @Override
-    public IoPeerCredentials peerCredentials(IoSocket socket) {
-        throw new UnsupportedOperationException("cannot read a peer's process id and numeric user and group ids: the"
-                + " JDK's SO_PEERCRED (jdk.net.ExtendedSocketOptions) gives user and group names only");
     }
 }

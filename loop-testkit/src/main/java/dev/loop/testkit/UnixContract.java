@@ -220,7 +220,7 @@ public class UnixContract {
         for (Connection c : new Connection[] {client, accepted[0]}) {
             PeerCredentials p;
             try {
-                p = Unix.peerCredentials(c);
+                p = c.peerCredentials();
             } catch (UnsupportedOperationException e) {
                 assertTrue(e.getMessage().contains(cell.backend()), e.getMessage());
                 return;

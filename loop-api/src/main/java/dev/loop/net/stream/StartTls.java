@@ -31,7 +31,7 @@ final class StartTls {
     static LoopFuture<Connection> upgrade(StreamConnection c, StreamReader reader, TlsOptions options, boolean client,
                                           long queued, boolean read, boolean write) {
         Objects.requireNonNull(options, "tls");
-        if (c.transport instanceof TlsTransport) {
+        if (c.tls != null) {
             throw new IllegalStateException("TLS is already on " + c);
         }
         Promise<Connection> upgraded = c.loop.newPromise();
@@ -42,7 +42,7 @@ final class StartTls {
         InetSocketAddress peer = TlsStart.tcpPeer(c.remote); // before anything changes: TLS runs over TCP only
         ByteBuffer readAhead = reader.takeReadAhead(); // throws if a read is pending: nothing changed then
         TlsTransport t = TlsStart.upgrade(c.net, c.transport, c, options, client, peer, queued, read, write, readAhead);
-        c.transport = t;
+        c.transport = c.tls = t;
         t.handshake().onDone(f -> {
             if (f.isSuccess()) {
                 upgraded.tryComplete(c);

@@ -7,6 +7,7 @@ import dev.loop.TimerHandle;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
 import dev.loop.net.ConnectionOptions;
+import dev.loop.net.PeerCredentials;
 import dev.loop.net.TlsInfo;
 import dev.loop.net.TlsOptions;
 import dev.loop.net.tls.TlsStart;
@@ -54,6 +55,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     private final StreamReader reader;
     private final StreamWriter writer;
     IoTransport transport;            // set by connect or accepted, replaced once by startTls; read by the reader and writer
+    TlsTransport tls;                 // the TLS layer this connection put on (connect, accept or startTls), or null
     IoSocket socket;                  // the backend's socket under any layer, for what only it can answer (UnixPeers)
     private int state;
 
@@ -66,8 +68,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
 
     private final Promise<Void> closed;
     private Throwable failure;        // why it closed, for operations attempted afterwards
-    private long lastActivity;
-    private TimerHandle idleTimer;
+    private final IdleTimeout idle;   // null without an idle timeout
 
     /** {@code local}: a name the backend cannot report (a Linux abstract one), or null to ask the transport. */
     public StreamConnection(NetRegistry net, ConnectionOptions options, TcpServer server, SocketAddress local, SocketAddress remote) {
@@ -80,6 +81,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         this.closed = loop.newPromise();
         this.reader = new StreamReader(this);
         this.writer = new StreamWriter(this);
+        this.idle = options.idleTimeout().isZero() ? null : new IdleTimeout(this, loop, options.idleTimeout());
     }
 
     // ------------------------------------------------------------------ opening
@@ -97,7 +99,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         try {
             // the socket reports here until a TLS layer attaches itself, before any poll
             socket = dial.open(this);
-            transport = tls == null ? socket : TlsStart.client(net, socket, this, tls, TlsStart.tcpPeer(remote));
+            transport = tls == null ? socket : (this.tls = TlsStart.client(net, socket, this, tls, TlsStart.tcpPeer(remote)));
         } catch (IOException e) {
             state = CLOSED;
             closed.tryComplete(null);
@@ -138,10 +140,10 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
      * Adopts {@code t} over the accepted socket {@code s}, which must finish opening first (a TLS
      * handshake): the connection stays connecting, and the future completes once it is open.
      */
-    LoopFuture<Connection> acceptedOpening(IoSocket s, IoTransport t) {
+    LoopFuture<Connection> acceptedOpening(IoSocket s, TlsTransport t) {
         connecting = loop.newPromise();
         socket = s;
-        transport = t;
+        transport = tls = t;
         t.attach(this);
         state = CONNECTING;
         net.add(this);
@@ -315,7 +317,12 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
 
     @Override
     public TlsInfo tls() {
-        return transport instanceof TlsTransport t ? t.info() : null;
+        return tls == null ? null : tls.info();
+    }
+
+    @Override
+    public PeerCredentials peerCredentials() throws IOException {
+        return UnixPeers.credentials(this);
     }
 
     // ------------------------------------------------------------------ closing
@@ -382,7 +389,9 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
             server.removed(this);
         }
         cancel(connectTimer);
-        cancel(idleTimer);
+        if (idle != null) {
+            idle.cancel();
+        }
         Throwable why = error != null ? error : new ClosedChannelException();
         if (connecting != null) {
             connecting.tryFail(why);
@@ -407,35 +416,23 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
 
     // ------------------------------------------------------------------ idle timeout
 
-    /** Bytes moved: the idle timer counts from now. */
+    /** Bytes moved: the idle timeout counts from now. */
     void touch() {
-        if (idleTimer != null) {
-            lastActivity = loop.time();
+        if (idle != null) {
+            idle.touch();
         }
     }
 
     private void startIdleTimer() {
-        if (!options.idleTimeout().isZero()) {
-            lastActivity = loop.time();
-            idleTimer = loop.callLater(options.idleTimeout(), this::idleCheck);
+        if (idle != null) {
+            idle.start();
         }
     }
 
-    /** Re-armed lazily: activity only stamps a time, so the timer costs nothing per read or write. */
-    private void idleCheck() {
-        if (state == CLOSED) {
-            return;
-        }
-        long idleNanos = options.idleTimeout().toNanos();
-        long due = lastActivity + idleNanos;
-        if (loop.time() - due >= 0) {
-            IOException e = new SocketTimeoutException("connection to " + remote + " idle for "
-                    + options.idleTimeout().toMillis() + " ms");
-            transport.abort();
-            closeNow(e, false);
-        } else {
-            idleTimer = loop.callAt(due, this::idleCheck);
-        }
+    /** The idle timeout expired: the peer gets a reset, not a graceful end. */
+    void idledOut(IOException why) {
+        transport.abort();
+        closeNow(why, false);
     }
 
     // ------------------------------------------------------------------ state

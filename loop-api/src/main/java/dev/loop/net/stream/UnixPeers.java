@@ -1,9 +1,7 @@
 package dev.loop.net.stream;
 
-import dev.loop.net.Connection;
 import dev.loop.net.LinuxAbstractAddress;
 import dev.loop.net.PeerCredentials;
-import dev.loop.net.Unix;
 import dev.loop.net.transport.NetEntry;
 import dev.loop.spi.UnixIo;
 import java.io.IOException;
@@ -15,21 +13,21 @@ import java.nio.channels.ClosedChannelException;
  * The credentials of a Unix domain socket's peer, asked of the backend's socket under the
  * connection (not of the connection's transport, which a layer could stand in for). Stateless.
  */
-public final class UnixPeers {
+final class UnixPeers {
     private UnixPeers() {
     }
 
-    /** What {@code Unix.peerCredentials} answers; see there. */
-    public static PeerCredentials credentials(Connection connection) throws IOException {
-        if (!(connection instanceof StreamConnection c) || !isUnix(c.remoteSocketAddress())) {
-            throw new IllegalArgumentException("not a Unix domain socket connection: " + connection);
+    /** What {@code Connection.peerCredentials} answers; see there. */
+    static PeerCredentials credentials(StreamConnection c) throws IOException {
+        if (!isUnix(c.remote)) {
+            throw new UnsupportedOperationException("not a Unix domain socket connection: " + c);
         }
         if (c.isClosed()) {
             throw new ClosedChannelException();
         }
         UnixIo.IoPeerCredentials p;
         try {
-            p = NetEntry.unix(c.net).peerCredentials(c.socket);
+            p = c.socket.peerCredentials();
         } catch (UnsupportedOperationException e) {
             throw NetEntry.unsupported(c.net, e);
         }

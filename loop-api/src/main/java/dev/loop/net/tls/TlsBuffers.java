@@ -2,6 +2,7 @@ package dev.loop.net.tls;
 
 import dev.loop.Loop;
 import dev.loop.engine.Engine;
+import dev.loop.engine.ExtensionKey;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
@@ -27,7 +28,7 @@ final class TlsBuffers {
     /** Free buffers kept at most; beyond that a returned buffer is left to the collector. */
     static final int MAX_FREE = 64;
 
-    private static final Engine.Key<TlsBuffers> KEY = new Engine.Key<>("tls-buffers");
+    private static final ExtensionKey<TlsBuffers> KEY = new ExtensionKey<>("tls-buffers");
 
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
 

@@ -24,7 +24,7 @@ import java.nio.channels.ClosedChannelException;
  *
  * <p><b>Readiness.</b> The socket reports to this layer, a {@link CoalescedReadiness} of its own:
  * in its callback it does its own work first (sends ciphertext it holds, moves the handshake on),
- * then passes readiness up at once ({@link CoalescedReadiness#readyNow}), so TLS adds no loop
+ * then passes readiness up at once ({@link CoalescedReadiness#onReadyInCallbackPhase}), so TLS adds no loop
  * iteration per event. Level-triggered as the contract asks: while it holds decrypted bytes or
  * whole records and the connection wants to read, it reports {@code READ} itself; once its
  * ciphertext backlog drains it reports {@code WRITE}.

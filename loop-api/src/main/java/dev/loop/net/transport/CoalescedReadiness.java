@@ -45,7 +45,8 @@ public abstract class CoalescedReadiness implements IoReady, Runnable {
      * a call of this receiver): passing the readiness on costs no second {@code callSoon}, so no
      * extra loop iteration per event. A run still queued then finds no bits left, which is harmless.
      */
-    public final void readyNow(int ops) {
+    @Override
+    public final void onReadyInCallbackPhase(int ops) {
         int all = readyOps | ops;
         readyOps = 0;
         ready(all);

@@ -59,11 +59,7 @@ public abstract class LayeredTransport extends CoalescedReadiness implements IoT
         if (o == 0) {
             return;
         }
-        if (up instanceof CoalescedReadiness c) {
-            c.readyNow(o);
-        } else {
-            up.onReady(o);
-        }
+        up.onReadyInCallbackPhase(o);
     }
 
     @Override

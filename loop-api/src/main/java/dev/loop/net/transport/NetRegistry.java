@@ -2,6 +2,7 @@ package dev.loop.net.transport;
 
 import dev.loop.Loop;
 import dev.loop.engine.Engine;
+import dev.loop.engine.ExtensionKey;
 import dev.loop.spi.NetIo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,7 +21,7 @@ import java.util.Set;
  * chunk during its call, so a thousand idle connections cost no buffer memory at all.
  */
 public final class NetRegistry {
-    private static final Engine.Key<NetRegistry> KEY = new Engine.Key<>("net");
+    private static final ExtensionKey<NetRegistry> KEY = new ExtensionKey<>("net");
 
     /** A socket the loop owns. */
     public interface Owned {

@@ -191,8 +191,8 @@ class AcceptFailureTest {
         }
     }
 
-    /** An accepted socket that never has anything to read and takes every write. */
-    static final class FakeSocket implements IoSocket {
+    /** An accepted socket that never has anything to read and takes every write; other tests extend it. */
+    static class FakeSocket implements IoSocket {
         private boolean open = true;
 
         @Override
