@@ -1,24 +1,18 @@
-package dev.loop;
+package dev.loop.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.DataInputStream;
+import dev.loop.Loop;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,10 +27,8 @@ import org.junit.jupiter.api.Test;
  * datagrams beside stream on the transport helpers.
  *
  * <p>The modules below loop-api (the backends, loop-linux, the timer wheel) are checked the same
- * way by loop-conformance's {@code BackendLayeringTest}, which has them on its class path.
- *
- * <p>Every class file's constant pool is read: class references and the descriptors and generic
- * signatures in its UTF-8 entries, so a type used only in a method signature counts too.
+ * way by {@link BackendLayeringTest}; both read the compiled classes with {@link ClassFiles}, here
+ * where every module is on the class path.
  */
 class LayeringTest {
 
@@ -65,8 +57,6 @@ class LayeringTest {
 
     /** Libraries a package may use besides the JDK: only the engine's inbox needs one. */
     private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools"));
-
-    private static final Pattern TYPE_IN_DESCRIPTOR = Pattern.compile("L([a-zA-Z_$][\\w/$]*)[;<]");
 
     @Test
     void everyPackageUsesOnlyThePackagesBelowIt() throws IOException {
@@ -118,15 +108,13 @@ class LayeringTest {
 
     @Test
     void onlyTheApiAndTheSpiAreExported() throws IOException {
-        Path descriptor = classesRoot().resolve("module-info.class");
-        assertTrue(Files.exists(descriptor), "no module descriptor compiled at " + descriptor);
+        ModuleDescriptor descriptor = ClassFiles.descriptor(Loop.class);
+        assertNotNull(descriptor, "no module descriptor compiled beside loop-api's classes");
         Set<String> exported = new TreeSet<>();
-        try (InputStream in = Files.newInputStream(descriptor)) {
-            ModuleDescriptor.read(in).exports().forEach(e -> {
-                assertTrue(e.targets().isEmpty(), "a qualified export: " + e);
-                exported.add(e.source());
-            });
-        }
+        descriptor.exports().forEach(e -> {
+            assertTrue(e.targets().isEmpty(), "a qualified export: " + e);
+            exported.add(e.source());
+        });
         assertEquals(new TreeSet<>(EXPORTED), exported);
     }
 
@@ -149,94 +137,17 @@ class LayeringTest {
 
     /** For each package of loop-api's classes, the other packages its classes name. */
     private static Map<String, Set<String>> packageDependencies() throws IOException {
-        Path root = classesRoot();
-        assertTrue(Files.isDirectory(root), "expected loop-api's classes in a directory: " + root);
         Map<String, Set<String>> deps = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
-                String name = root.relativize(f).toString().replace('\\', '/');
-                if (name.equals("module-info.class")) {
-                    continue;
-                }
-                String pkg = packageOf(name.substring(0, name.length() - ".class".length()));
-                Set<String> mine = deps.computeIfAbsent(pkg, k -> new TreeSet<>());
-                try (InputStream in = Files.newInputStream(f)) {
-                    for (String type : referencedTypes(in)) {
-                        String other = packageOf(type);
-                        if (!other.equals(pkg) && !other.isEmpty()) {
-                            mine.add(other);
-                        }
-                    }
+        ClassFiles.typesUsed(Loop.class).forEach((cls, types) -> {
+            String pkg = ClassFiles.packageOf(cls);
+            Set<String> mine = deps.computeIfAbsent(pkg, k -> new TreeSet<>());
+            for (String type : types) {
+                String other = ClassFiles.packageOf(type);
+                if (!other.equals(pkg) && !other.isEmpty()) {
+                    mine.add(other);
                 }
             }
-        }
+        });
         return deps;
-    }
-
-    private static Path classesRoot() throws IOException {
-        try {
-            return Path.of(Loop.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IOException(e);
-        }
-    }
-
-    private static String packageOf(String internalName) {
-        int slash = internalName.lastIndexOf('/');
-        return slash < 0 ? "" : internalName.substring(0, slash).replace('/', '.');
-    }
-
-    /** Internal names of the classes a class file refers to, from its constant pool. */
-    static Set<String> referencedTypes(InputStream classFile) throws IOException {
-        DataInputStream in = new DataInputStream(classFile);
-        if (in.readInt() != 0xCAFEBABE) {
-            throw new IOException("not a class file");
-        }
-        in.readUnsignedShort(); // minor
-        in.readUnsignedShort(); // major
-        int count = in.readUnsignedShort();
-        String[] utf8 = new String[count];
-        List<Integer> classNameIndexes = new ArrayList<>();
-        for (int i = 1; i < count; i++) {
-            int tag = in.readUnsignedByte();
-            switch (tag) {
-                case 1 -> utf8[i] = in.readUTF();
-                case 7 -> classNameIndexes.add(in.readUnsignedShort()); // Class
-                case 8, 16, 19, 20 -> in.readUnsignedShort(); // String, MethodType, Module, Package
-                case 3, 4 -> in.readInt(); // Integer, Float
-                case 5, 6 -> { // Long, Double take two slots
-                    in.readLong();
-                    i++;
-                }
-                case 9, 10, 11, 12, 17, 18 -> in.readInt(); // refs, NameAndType, (Invoke)Dynamic
-                case 15 -> { // MethodHandle
-                    in.readUnsignedByte();
-                    in.readUnsignedShort();
-                }
-                default -> throw new IOException("unknown constant pool tag " + tag);
-            }
-        }
-        Set<String> types = new TreeSet<>();
-        for (int idx : classNameIndexes) {
-            String n = utf8[idx];
-            if (n.startsWith("[")) {
-                addFromDescriptor(n, types);
-            } else {
-                types.add(n);
-            }
-        }
-        for (String s : utf8) {
-            if (s != null && s.indexOf(';') >= 0) {
-                addFromDescriptor(s, types); // method and field descriptors, generic signatures
-            }
-        }
-        return types;
-    }
-
-    private static void addFromDescriptor(String descriptor, Set<String> into) {
-        Matcher m = TYPE_IN_DESCRIPTOR.matcher(descriptor);
-        while (m.find()) {
-            into.add(m.group(1));
-        }
     }
 }
