@@ -28,6 +28,17 @@ final class Buffers {
      * it while busy anyway).
      */
     private static final int SPARE_BYTES = 1024 * 1024;
+    /**
+     * Bytes freed since the allocator last gave its free pages back after which a sweep asks it to
+     * again at once ({@link #releaseFreed()}): a burst of connections ending.
+     */
+    static final long RELEASE_BYTES = 4L * 1024 * 1024;
+    /**
+     * Fewer bytes than this freed are not worth a walk over the allocator's arenas; more wait one
+     * sweep interval, so that the end of a burst (freed while a sweep ran, or spares trimmed after
+     * it) is given back too, and a loop that keeps freeing asks at most once an interval.
+     */
+    static final long RELEASE_MIN_BYTES = 256 * 1024;
 
     private final Spares<CleanableDirectBuffer>[] receive;
     private final Spares<Outbound>[] send;
@@ -35,6 +46,13 @@ final class Buffers {
     long allocated;
     /** Receive buffers given back, freed as they went or kept as spares (for tests). */
     long givenBack;
+    /** Bytes of buffers freed so far, and that figure when the allocator last gave pages back. */
+    long freedBytes;
+    private long freedAtRelease;
+    /** Bytes freed and not given back already waited since the last sweep. */
+    private boolean releasePending;
+    /** How many times the allocator was asked to give its free pages back (for tests and figures). */
+    long releases;
 
     @SuppressWarnings("unchecked")
     Buffers() {
@@ -42,8 +60,8 @@ final class Buffers {
         send = new Spares[SIZES];
         for (int i = 0; i < SIZES; i++) {
             int bound = SPARE_BYTES / (MIN << i);
-            receive[i] = new Spares<>(bound, CleanableDirectBuffer::clean);
-            send[i] = new Spares<>(bound, Outbound::free);
+            receive[i] = new Spares<>(bound, this::freeReceive);
+            send[i] = new Spares<>(bound, this::freeSend);
         }
     }
 
@@ -99,6 +117,43 @@ final class Buffers {
             n += receive[i].trim() + send[i].trim();
         }
         return n;
+    }
+
+    private void freeReceive(CleanableDirectBuffer b) {
+        freedBytes += b.buffer().capacity();
+        b.clean();
+    }
+
+    private void freeSend(Outbound o) {
+        freedBytes += o.capacity;
+        o.free();
+    }
+
+    /**
+     * Asks the C allocator to give its free pages back ({@link MallocTrim}) when at least
+     * {@link #RELEASE_BYTES} were freed since it last did, or at least {@link #RELEASE_MIN_BYTES}
+     * that already waited a sweep; the idle sweep calls it, after {@link #trim()}. Returns whether
+     * it asked.
+     */
+    boolean releaseFreed() {
+        long pending = freedBytes - freedAtRelease;
+        if (pending < RELEASE_MIN_BYTES || !MallocTrim.available()) {
+            return false;
+        }
+        if (pending < RELEASE_BYTES && !releasePending) {
+            releasePending = true;
+            return false;
+        }
+        releasePending = false;
+        freedAtRelease = freedBytes;
+        releases++;
+        MallocTrim.trim();
+        return true;
+    }
+
+    /** Whether freed memory waits for a later sweep to be given back to the system. */
+    boolean releasePending() {
+        return releasePending;
     }
 
     /** Frees every spare: the loop is closing. */
