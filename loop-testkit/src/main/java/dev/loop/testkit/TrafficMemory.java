@@ -29,7 +29,10 @@ import java.util.stream.Stream;
  */
 public final class TrafficMemory {
     static final int MESSAGE = 1024;
-    /** How long a closed round may take to give its memory back (an idle sweep is one to two seconds). */
+    /**
+     * How long idle or closed connections may take to give their memory back: io_uring's idle
+     * sweep takes one to two seconds to find a socket idle and one more to give the memory back.
+     */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(4);
     static final List<String> CHILD_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
             "-XX:MaxDirectMemorySize=4g");
@@ -48,24 +51,36 @@ public final class TrafficMemory {
         int rounds = Integer.parseInt(args[2]);
         int echoes = Integer.parseInt(args[3]);
         try (Server server = Server.start(args[0])) {
-            server.round(WARM_UP, 1, 0);
+            server.round(WARM_UP, 1, Long.MAX_VALUE, 0);
             server.settled();
             long base = server.rssKiB();
             System.out.printf("[%s] %d connections x %d echoes of %d bytes, %d rounds; RSS before %.1f MiB, %d descriptors%n",
                     args[0], connections, echoes, MESSAGE, rounds, base / 1024.0, server.fds());
             for (int r = 1; r <= rounds; r++) {
-                // the whole settling time: what is given back by then
-                Round round = server.round(connections, echoes, 0);
-                System.out.printf("[%s] round %d: RSS open %.1f MiB (%.2f KiB per connection), after close %.1f MiB"
-                                + " (%+.1f MiB from before); descriptors %d; %d ms%n", args[0], r, round.openKiB / 1024.0,
-                        (round.openKiB - base) / (double) connections, round.closedKiB / 1024.0,
+                // the whole settling times: what is given back by then
+                Round round = server.round(connections, echoes, 0, 0);
+                System.out.printf("[%s] round %d: RSS open %.1f MiB (%.2f KiB per connection), open and idle %.1f MiB"
+                                + " (%.2f KiB per connection), after close %.1f MiB (%+.1f MiB from before);"
+                                + " descriptors %d; %d ms%n", args[0], r, round.openKiB / 1024.0,
+                        round.perConnectionKiB(base, connections), round.idleKiB / 1024.0,
+                        round.idlePerConnectionKiB(base, connections), round.closedKiB / 1024.0,
                         (round.closedKiB - base) / 1024.0, round.fds, round.millis);
             }
         }
     }
 
-    /** One round's figures: RSS with its connections open and after they closed, in KiB. */
-    record Round(long openKiB, long closedKiB, long fds, long millis) {
+    /**
+     * One round's figures, RSS in KiB: with its connections open just after their last echo, with
+     * them open and idle a while later, and after they closed.
+     */
+    record Round(long openKiB, long idleKiB, long closedKiB, long fds, long millis) {
+        double perConnectionKiB(long baseKiB, int connections) {
+            return (openKiB - baseKiB) / (double) connections;
+        }
+
+        double idlePerConnectionKiB(long baseKiB, int connections) {
+            return (idleKiB - baseKiB) / (double) connections;
+        }
     }
 
     /** The echo server in its child JVM. */
@@ -131,16 +146,20 @@ public final class TrafficMemory {
         /**
          * Runs one round: opens {@code connections} clients, each echoes {@link #MESSAGE} bytes
          * {@code echoes} times (all write, then all read, so the server holds every connection's
-         * bytes at once), then closes them all and waits for the child's descriptors to be back and
-         * its RSS to fall to {@code settleToKiB} (or {@link #SETTLE_NANOS} to pass).
+         * bytes at once), waits with them open and idle for the child's RSS to fall to
+         * {@code idleToKiB} (or {@link #SETTLE_NANOS} to pass), then closes them all and waits for
+         * the child's descriptors to be back and its RSS to fall to {@code settleToKiB} (or
+         * {@link #SETTLE_NANOS} to pass).
          */
-        Round round(int connections, int echoes, long settleToKiB) throws IOException, InterruptedException {
+        Round round(int connections, int echoes, long idleToKiB, long settleToKiB) throws IOException,
+                InterruptedException {
             long start = System.nanoTime();
             byte[] msg = new byte[MESSAGE];
             Arrays.fill(msg, (byte) 'x');
             byte[] back = new byte[MESSAGE];
             List<Socket> open = new ArrayList<>(connections);
             long openKiB;
+            long idleKiB;
             try {
                 for (int i = 0; i < connections; i++) {
                     Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
@@ -156,6 +175,7 @@ public final class TrafficMemory {
                     }
                 }
                 openKiB = rssKiB();
+                idleKiB = settle(idleToKiB);
             } finally {
                 for (Socket s : open) {
                     s.close();
@@ -166,12 +186,18 @@ public final class TrafficMemory {
             while ((fds = fds()) > baselineFds && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
+            long closedKiB = settle(settleToKiB);
+            return new Round(openKiB, idleKiB, closedKiB, fds, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+
+        /** The child's RSS once it fell to {@code toKiB}, or after {@link #SETTLE_NANOS}. */
+        private long settle(long toKiB) throws IOException, InterruptedException {
             long settle = System.nanoTime() + SETTLE_NANOS;
-            long closedKiB;
-            while ((closedKiB = rssKiB()) > settleToKiB && System.nanoTime() < settle) {
+            long kiB;
+            while ((kiB = rssKiB()) > toKiB && System.nanoTime() < settle) {
                 Thread.sleep(50);
             }
-            return new Round(openKiB, closedKiB, fds, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            return kiB;
         }
 
         private void readFully(InputStream in, byte[] into) throws IOException {

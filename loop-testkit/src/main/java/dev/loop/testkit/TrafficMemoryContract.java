@@ -52,13 +52,13 @@ public class TrafficMemoryContract extends NetSuite {
     @Test
     void memoryTakenByTrafficIsGivenBackAfterClose() throws Exception {
         try (TrafficMemory.Server child = TrafficMemory.Server.start(cell.backend())) {
-            child.round(TrafficMemory.WARM_UP, 1, 0);
+            child.round(TrafficMemory.WARM_UP, 1, Long.MAX_VALUE, 0);
             child.settled();
             long base = child.rssKiB();
             long bound = base + SLACK_MIB * 1024L;
             List<TrafficMemory.Round> rounds = new ArrayList<>();
             for (int r = 0; r < ROUNDS; r++) {
-                TrafficMemory.Round round = child.round(CONNECTIONS, 1, bound);
+                TrafficMemory.Round round = child.round(CONNECTIONS, 1, Long.MAX_VALUE, bound);
                 rounds.add(round);
                 assertTrue(round.fds() <= child.baselineFds, "the child holds " + round.fds() + " descriptors after round "
                         + (r + 1) + ", " + child.baselineFds + " before");
