@@ -40,7 +40,7 @@ final class Buffers {
      */
     static final long RELEASE_MIN_BYTES = 256 * 1024;
 
-    private final Spares<CleanableDirectBuffer>[] receive;
+    private final Spares<Inbound>[] receive;
     private final Spares<Outbound>[] send;
     /** Buffers allocated so far (for tests and figures); those live are this less those freed. */
     long allocated;
@@ -77,21 +77,20 @@ final class Buffers {
         return Integer.numberOfTrailingZeros(size / MIN);
     }
 
-    /** A receive buffer of {@code size} (a power of two within [MIN, MAX]), cleared. */
-    CleanableDirectBuffer takeReceive(int size) {
-        CleanableDirectBuffer b = receive[index(size)].poll();
+    /** An empty receive buffer of {@code size} (a power of two within [MIN, MAX]). */
+    Inbound takeReceive(int size) {
+        Inbound b = receive[index(size)].poll();
         if (b == null) {
             allocated++;
-            return PlatformDependent.allocateDirect(size);
+            return new Inbound(PlatformDependent.allocateDirect(size));
         }
-        b.buffer().clear();
-        return b;
+        return b.reset();
     }
 
     /** A receive buffer no operation uses any more. */
-    void giveBackReceive(CleanableDirectBuffer b) {
+    void giveBackReceive(Inbound b) {
         givenBack++;
-        receive[index(b.buffer().capacity())].giveBack(b);
+        receive[index(b.capacity)].giveBack(b);
     }
 
     /** An empty send buffer that holds at least {@code bytes} (at most {@link #MAX}). */
@@ -119,9 +118,9 @@ final class Buffers {
         return n;
     }
 
-    private void freeReceive(CleanableDirectBuffer b) {
-        freedBytes += b.buffer().capacity();
-        b.clean();
+    private void freeReceive(Inbound b) {
+        freedBytes += b.capacity;
+        b.free();
     }
 
     private void freeSend(Outbound o) {

@@ -51,6 +51,8 @@ final class IoUringNetIo implements NetIo {
     private int sweeps;
     /** Tests call {@link #sweepIdle} themselves instead. */
     boolean automaticSweeps = true;
+    /** {@link IoUringSocket#QUIET_NANOS}; tests set it to make every wake quiet, or only the first. */
+    long quietNanos = IoUringSocket.QUIET_NANOS;
     private long nextSweep = System.nanoTime() + SWEEP_INTERVAL_NANOS;
     /** When the last {@link #beforePoll()} ran, for {@link #boundWait}. */
     private long polledAt = System.nanoTime();

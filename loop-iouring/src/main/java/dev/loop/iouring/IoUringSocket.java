@@ -8,7 +8,6 @@ import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketOption;
-import io.netty.util.internal.CleanableDirectBuffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 
@@ -42,6 +41,17 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     static final int SEND_BUFFER = Outbound.SIZE;
     /** A socket idle for this many sweeps (one to two intervals) gives its receive buffer back. */
     static final int IDLE_SWEEPS = 2;
+    /**
+     * A socket whose bytes arrive this long or longer after its last wake from polling is quiet:
+     * the buffer it took for them goes back as soon as they are handed out and it polls again,
+     * rather than keeping a receive in flight (and the buffer pinned under it) until a sweep finds
+     * it idle. A busy socket (its next bytes come sooner, or more wait) keeps its buffer and adds
+     * no system call per message; a quiet one pays one {@code recv} per wake, at most one per
+     * this interval. Measured with 15,000 connections that each echoed a kilobyte: the echo server
+     * held 2.0-2.6 KiB per connection right after the echo while the buffers waited for the sweep,
+     * against epoll's 0.24-0.37.
+     */
+    static final long QUIET_NANOS = 50_000_000L;
 
     private boolean connected;
     private boolean wantConnectPoll;
@@ -61,6 +71,8 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private boolean pollCancelled;
     /** Receiving: the buffer and its receive; null while reading without a buffer (polling). */
     private Inbound in;
+    /** {@code System.nanoTime()} of the last wake from polling; 0 before the first. */
+    private long lastWake;
     private boolean eof;
     private IOException failure;
 
@@ -186,7 +198,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             if (in == null) {
                 pollId = submit(Ops.poll(fd, Ops.POLLIN, data(Ops.READ_POLL)));
             } else {
-                in.id = submit(in.socketHasMore ? in.recv : in.recvPollFirst);
+                in.id = submit(in.receiveOps(fd, data(Ops.RECV)));
             }
         }
         if (in != null && in.dropping && in.id != 0 && !in.cancelled) {
@@ -196,21 +208,21 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         flush();
     }
 
-    /** Starts receiving into {@code buffer}, keeping what the last buffer had learned. */
-    private void receiveInto(CleanableDirectBuffer buffer) {
+    /** Starts receiving into {@code next}, keeping what the last buffer had learned. */
+    private void receiveInto(Inbound next) {
         Inbound last = in;
-        in = new Inbound(buffer, fd, data(Ops.RECV));
+        in = next;
         if (last != null) { // no receive uses it: a resize waits for its bytes to be handed out
-            in.socketHasMore = last.socketHasMore;
-            in.lastReceiveSweep = last.lastReceiveSweep;
-            net.buffers().giveBackReceive(last.memory);
+            next.socketHasMore = last.socketHasMore;
+            next.lastReceiveSweep = last.lastReceiveSweep;
+            net.buffers().giveBackReceive(last);
         }
     }
 
     /** Gives the receive buffer back; only once no receive is in flight into it. */
     private void releaseReceiveBuffer() {
         if (in != null) {
-            net.buffers().giveBackReceive(in.memory);
+            net.buffers().giveBackReceive(in);
             in = null;
         }
     }
@@ -283,6 +295,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             return;
         }
         b.lastReceiveSweep = net.sweeps();
+        b.quiet = false;
         if (res > 0) {
             b.pos = 0;
             b.end = res;
@@ -315,6 +328,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         receiveInto(net.buffers().takeReceive(Buffers.MIN));
         Inbound b = in;
         b.lastReceiveSweep = net.sweeps();
+        // One clock read per wake, beside the recv below: not per message of a busy socket.
+        long now = System.nanoTime();
+        b.quiet = lastWake == 0 || now - lastWake >= net.quietNanos;
+        lastWake = now;
         int n;
         try {
             n = socket.recv(b.buffer, 0, b.buffer.capacity());
@@ -360,10 +377,14 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
                 reportAgain(); // the reader may stop after a short read: level-triggered
             } else {
                 b.pos = b.end = 0;
-                if (b.resizeAfterRead != 0) {
-                    receiveInto(net.buffers().takeReceive(b.resizeAfterRead));
+                if (b.quiet && !b.socketHasMore && b.id == 0) {
+                    toPollMode(); // drained after a quiet spell: poll again without the buffer
+                } else {
+                    if (b.resizeAfterRead != 0) {
+                        receiveInto(net.buffers().takeReceive(b.resizeAfterRead));
+                    }
+                    armReceive();
                 }
-                armReceive();
             }
             return n;
         }
