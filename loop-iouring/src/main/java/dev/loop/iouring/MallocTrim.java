@@ -3,7 +3,6 @@ package dev.loop.iouring;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Array;
-import java.lang.reflect.Method;
 import java.util.Optional;
 
 /**
@@ -21,9 +20,11 @@ import java.util.Optional;
  *
  * <p>How: through {@code java.lang.foreign}, which is final from JDK 22 and a preview API in 21,
  * the release this project compiles for; so it is looked up reflectively, once, and is absent
- * (a no-op) on 21, on a C library without {@code malloc_trim} (musl), and where native access was
- * not granted to this code ({@code --enable-native-access}), where calling it would print the
- * JDK's warning about restricted methods.
+ * (a no-op) on 21, on a C library without {@code malloc_trim} (musl), and where native access is
+ * denied ({@code --illegal-native-access=deny}). Where native access was not granted
+ * ({@code --enable-native-access}) the JDK warns once about the restricted call, as it already
+ * does about the native library Netty loads for io_uring; without it, measured, a server kept
+ * 108 MiB above its baseline after 3,000 connections echoed 17 KiB each and closed.
  */
 final class MallocTrim {
     /** {@code int malloc_trim(size_t pad)}, as {@code (long)int}; null when unavailable. */
@@ -56,10 +57,6 @@ final class MallocTrim {
             return null;
         }
         try {
-            Method nativeAccess = Module.class.getMethod("isNativeAccessEnabled");
-            if (!(boolean) nativeAccess.invoke(MallocTrim.class.getModule())) {
-                return null;
-            }
             Class<?> linkerClass = Class.forName("java.lang.foreign.Linker");
             Class<?> lookupClass = Class.forName("java.lang.foreign.SymbolLookup");
             Class<?> segmentClass = Class.forName("java.lang.foreign.MemorySegment");

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * {@link TrafficMemoryContract}, and runnable on its own for the full-size figures:
  *
  * <pre>
- * java [the suite's JVM flags] -cp [its class path] dev.loop.testkit.TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES
+ * java [the suite's JVM flags] -cp [its class path] dev.loop.testkit.TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES [MESSAGE_BYTES]
  * </pre>
  */
 public final class TrafficMemory {
@@ -43,43 +43,46 @@ public final class TrafficMemory {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES");
+        if (args.length != 4 && args.length != 5) {
+            System.err.println("usage: TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES [MESSAGE_BYTES]");
             System.exit(2);
         }
         int connections = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
         int echoes = Integer.parseInt(args[3]);
+        int message = args.length == 5 ? Integer.parseInt(args[4]) : MESSAGE;
         try (Server server = Server.start(args[0])) {
             server.round(WARM_UP, 1, Long.MAX_VALUE, 0);
             server.settled();
             long base = server.rssKiB();
             System.out.printf("[%s] %d connections x %d echoes of %d bytes, %d rounds; RSS before %.1f MiB, %d descriptors%n",
-                    args[0], connections, echoes, MESSAGE, rounds, base / 1024.0, server.fds());
+                    args[0], connections, echoes, message, rounds, base / 1024.0, server.fds());
             for (int r = 1; r <= rounds; r++) {
                 // the whole settling times: what is given back by then
-                Round round = server.round(connections, echoes, 0, 0);
+                Round round = server.round(connections, echoes, message, 0, 0);
                 System.out.printf("[%s] round %d: RSS open %.1f MiB (%.2f KiB per connection), open and idle %.1f MiB"
                                 + " (%.2f KiB per connection), after close %.1f MiB (%+.1f MiB from before);"
                                 + " descriptors %d; %d ms%n", args[0], r, round.openKiB / 1024.0,
-                        round.perConnectionKiB(base, connections), round.idleKiB / 1024.0,
-                        round.idlePerConnectionKiB(base, connections), round.closedKiB / 1024.0,
+                        round.perConnectionKiB(connections), round.idleKiB / 1024.0,
+                        round.idlePerConnectionKiB(connections), round.closedKiB / 1024.0,
                         (round.closedKiB - base) / 1024.0, round.fds, round.millis);
             }
         }
     }
 
     /**
-     * One round's figures, RSS in KiB: with its connections open just after their last echo, with
-     * them open and idle a while later, and after they closed.
+     * One round's figures, RSS in KiB: before it, with its connections open just after their last
+     * echo, with them open and idle a while later, and after they closed. What a connection costs
+     * is taken from the figure just before the round, so that what an earlier round left (the
+     * JVM's own, on every backend) is not counted again.
      */
-    record Round(long openKiB, long idleKiB, long closedKiB, long fds, long millis) {
-        double perConnectionKiB(long baseKiB, int connections) {
-            return (openKiB - baseKiB) / (double) connections;
+    record Round(long beforeKiB, long openKiB, long idleKiB, long closedKiB, long fds, long millis) {
+        double perConnectionKiB(int connections) {
+            return (openKiB - beforeKiB) / (double) connections;
         }
 
-        double idlePerConnectionKiB(long baseKiB, int connections) {
-            return (idleKiB - baseKiB) / (double) connections;
+        double idlePerConnectionKiB(int connections) {
+            return (idleKiB - beforeKiB) / (double) connections;
         }
     }
 
@@ -90,6 +93,12 @@ public final class TrafficMemory {
         final List<String> stderr;
         /** What the child holds when idle; taken again after a warm-up round ({@link #settled()}). */
         long baselineFds;
+        /**
+         * How long a round waits after its close before its RSS may count as settled: so that the
+         * next round starts from what the server gives back, not from memory it still holds and
+         * will reuse, which would hide what that round's connections cost.
+         */
+        long closeSettleNanos;
 
         private Server(Process process, int port, List<String> stderr) throws IOException {
             this.process = process;
@@ -153,10 +162,27 @@ public final class TrafficMemory {
          */
         Round round(int connections, int echoes, long idleToKiB, long settleToKiB) throws IOException,
                 InterruptedException {
+            return round(connections, echoes, MESSAGE, idleToKiB, settleToKiB);
+        }
+
+        /** {@link #round(int, int, long, long)} with messages of {@code messageBytes}. */
+        Round round(int connections, int echoes, int messageBytes, long idleToKiB, long settleToKiB)
+                throws IOException, InterruptedException {
+            return round(connections, echoes, messageBytes, 0, idleToKiB, settleToKiB);
+        }
+
+        /**
+         * {@link #round(int, int, int, long, long)}, and once the open figure is taken and before the
+         * connections idle, one more echo of {@code bulkBytes} on each (none when 0): what a backend
+         * keeps of a larger message's buffers shows after the close.
+         */
+        Round round(int connections, int echoes, int messageBytes, int bulkBytes, long idleToKiB, long settleToKiB)
+                throws IOException, InterruptedException {
             long start = System.nanoTime();
-            byte[] msg = new byte[MESSAGE];
+            long beforeKiB = rssKiB();
+            byte[] msg = new byte[messageBytes];
             Arrays.fill(msg, (byte) 'x');
-            byte[] back = new byte[MESSAGE];
+            byte[] back = new byte[messageBytes];
             List<Socket> open = new ArrayList<>(connections);
             long openKiB;
             long idleKiB;
@@ -175,6 +201,17 @@ public final class TrafficMemory {
                     }
                 }
                 openKiB = rssKiB();
+                if (bulkBytes > 0) {
+                    byte[] bulk = new byte[bulkBytes];
+                    Arrays.fill(bulk, (byte) 'y');
+                    byte[] bulkBack = new byte[bulkBytes];
+                    for (Socket s : open) {
+                        s.getOutputStream().write(bulk);
+                    }
+                    for (Socket s : open) {
+                        readFully(s.getInputStream(), bulkBack);
+                    }
+                }
                 idleKiB = settle(idleToKiB);
             } finally {
                 for (Socket s : open) {
@@ -186,8 +223,11 @@ public final class TrafficMemory {
             while ((fds = fds()) > baselineFds && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
+            if (closeSettleNanos > 0) {
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(closeSettleNanos));
+            }
             long closedKiB = settle(settleToKiB);
-            return new Round(openKiB, idleKiB, closedKiB, fds, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            return new Round(beforeKiB, openKiB, idleKiB, closedKiB, fds, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
 
         /** The child's RSS once it fell to {@code toKiB}, or after {@link #SETTLE_NANOS}. */
