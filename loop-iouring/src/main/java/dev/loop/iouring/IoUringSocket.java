@@ -25,8 +25,10 @@ import java.nio.channels.ClosedChannelException;
  * peer says nothing, which for thousands of idle connections is most of their memory (Netty's
  * provided-buffer rings, which would let the kernel pick a buffer only when bytes arrive, are
  * private to its channels). So a socket starts reading with a buffer-less poll operation; when
- * that reports bytes it takes a buffer, receives once directly (one system call per idle-to-busy
- * change, not per message) and from then on keeps a receive in flight. A socket that received
+ * that reports bytes it takes a buffer and receives once directly (one system call per
+ * idle-to-busy change, not per message). Woken after a quiet spell ({@link #QUIET_NANOS}), it
+ * gives the buffer back as soon as those bytes are read and polls again; woken sooner, or told
+ * that more bytes wait, it keeps a receive in flight from then on. A socket that received
  * nothing for a whole sweep interval of the driver ({@link IoUringNetIo#sweepIdle}) cancels its
  * receive, gives the buffer back to the loop's spares and polls again. What only a receiving
  * socket needs is one object ({@link Inbound}), not fields of every socket.
