@@ -39,6 +39,12 @@ final class Buffers {
      * it) is given back too, and a loop that keeps freeing asks at most once an interval.
      */
     static final long RELEASE_MIN_BYTES = 256 * 1024;
+    /**
+     * The least time between two releases asked for outside a sweep ({@link #releaseBurst}): a
+     * release costs about 80 us per MiB given back (30 us when there is nothing), so a loop that
+     * keeps freeing bursts spends at most a fraction of a percent on them.
+     */
+    static final long BURST_RELEASE_INTERVAL_NANOS = 100_000_000L;
 
     private final Spares<Inbound>[] receive;
     private final Spares<Outbound>[] send;
@@ -51,6 +57,9 @@ final class Buffers {
     private long freedAtRelease;
     /** Bytes freed and not given back already waited since the last sweep. */
     private boolean releasePending;
+    /** {@code System.nanoTime()} of the last release asked for by {@link #releaseBurst}. */
+    private long burstReleasedAt;
+    private boolean burstReleased;
     /** How many times the allocator was asked to give its free pages back (for tests and figures). */
     long releases;
 
@@ -143,6 +152,28 @@ final class Buffers {
             releasePending = true;
             return false;
         }
+        releasePending = false;
+        freedAtRelease = freedBytes;
+        releases++;
+        MallocTrim.trim();
+        return true;
+    }
+
+    /**
+     * Asks the C allocator to give its free pages back at once, between sweeps, when a burst freed
+     * at least {@link #RELEASE_BYTES} since it last did and the last such call is
+     * {@link #BURST_RELEASE_INTERVAL_NANOS} old: a burst of sends that all completed (the ring's
+     * batch, beyond the spares) would otherwise stay resident until the next sweep. Measured
+     * right after 3,000 connections each echoed a kilobyte: 2.0 KiB per connection before this,
+     * the send buffers the batch had freed. {@code now} is the caller's {@code System.nanoTime()}.
+     */
+    boolean releaseBurst(long now) {
+        if (freedBytes - freedAtRelease < RELEASE_BYTES || !MallocTrim.available()
+                || burstReleased && now - burstReleasedAt < BURST_RELEASE_INTERVAL_NANOS) {
+            return false;
+        }
+        burstReleased = true;
+        burstReleasedAt = now;
         releasePending = false;
         freedAtRelease = freedBytes;
         releases++;

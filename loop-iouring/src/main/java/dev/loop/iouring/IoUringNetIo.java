@@ -253,6 +253,8 @@ final class IoUringNetIo implements NetIo {
         if (automaticSweeps && now - nextSweep >= 0) {
             nextSweep = now + SWEEP_INTERVAL_NANOS;
             sweepIdle();
+        } else if (automaticSweeps) {
+            buffers.releaseBurst(now); // a field compare unless a burst of buffers was just freed
         }
         IoUringChannel c;
         while ((c = submits.poll()) != null) {

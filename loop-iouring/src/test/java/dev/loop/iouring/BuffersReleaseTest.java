@@ -42,6 +42,21 @@ class BuffersReleaseTest {
         assertEquals(0, buffers.live());
     }
 
+    @Test
+    void aBurstIsGivenBackBetweenSweepsAtMostOncePerInterval() {
+        Buffers buffers = new Buffers();
+        int burst = (int) (Buffers.RELEASE_BYTES / Buffers.MIN) + Buffers.receiveBound(Buffers.MIN);
+        assertFalse(buffers.releaseBurst(0), "nothing freed");
+        freeReceiveBuffers(buffers, burst);
+        assertEquals(MallocTrim.available(), buffers.releaseBurst(1_000), "a burst freed: given back at once");
+        freeReceiveBuffers(buffers, burst);
+        assertFalse(buffers.releaseBurst(1_000 + Buffers.BURST_RELEASE_INTERVAL_NANOS - 1), "not twice in an interval");
+        assertEquals(MallocTrim.available(), buffers.releaseBurst(1_000 + Buffers.BURST_RELEASE_INTERVAL_NANOS),
+                "again once the interval passed");
+        buffers.clear();
+        assertFalse(buffers.releaseBurst(Long.MAX_VALUE), "the spares alone are no burst: the sweep gives them back");
+    }
+
     /** A lookup that broke would turn the release into a silent no-op: it must be found where it can be. */
     @Test
     void mallocTrimIsFoundWhereTheJdkAndTheCLibraryOfferIt() throws Exception {

@@ -32,7 +32,7 @@ public class TrafficMemoryContract extends NetSuite {
     /**
      * The second echo of each connection: larger buffers, so that keeping them shows. Measured in
      * this test, after close over three rounds: io_uring freeing into glibc's arenas without
-     * giving the pages back +40 MiB at the first; not freeing at all +113; now -6.8 to +8.9;
+     * giving the pages back +40 MiB at the first; not freeing at all +113; now -6.8 to +9.6;
      * epoll +0.3 to +4.7; select +0.6 to +8.4.
      */
     static final int BULK = 16 * 1024;
@@ -51,8 +51,9 @@ public class TrafficMemoryContract extends NetSuite {
     /**
      * The most a connection may cost right after echoing a kilobyte, the least over the rounds:
      * less than the 2 KiB receive buffer io_uring kept per connection until an idle sweep (2.0 to
-     * 2.6 KiB measured at 15,000; here 2.59). Measured here: epoll 0.00, select 0.00-0.08,
-     * io_uring 0.13-1.56 (the ring's last batch of send buffers, given back by the next sweep).
+     * 2.6 KiB measured at 15,000; here 2.59). Measured here: epoll 0.00, select 0.00-0.15,
+     * io_uring 0.40 (2.00 while the send buffers the ring's last batch freed stayed resident
+     * until the next sweep).
      */
     static final double PER_CONNECTION_KIB = 2.0;
 
