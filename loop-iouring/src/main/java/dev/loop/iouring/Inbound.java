@@ -5,18 +5,18 @@ import io.netty.util.internal.CleanableDirectBuffer;
 import java.nio.ByteBuffer;
 
 /**
- * What a socket holds only while it receives ({@link IoUringSocket}): the buffer, the receive
- * operations into it, and where the bytes not yet handed out are. An idle socket holds none, so
- * none of this is a field of every socket. Loop thread only.
+ * A receive buffer and what a socket holds only while it receives into it ({@link IoUringSocket}):
+ * the receive operations into it and where the bytes not yet handed out are. An idle socket holds
+ * none, so none of this is a field of every socket. Given back to the loop's spares whole
+ * ({@link Buffers#takeReceive}) and taken again by any socket, so a socket that wakes, receives
+ * and gives its buffer back allocates nothing. Loop thread only.
  */
 final class Inbound {
-    /** The buffer's memory, given back to {@link Buffers} once no receive uses it. */
-    final CleanableDirectBuffer memory;
+    /** The buffer's memory, freed by {@link Buffers} once no receive uses it and no spare is wanted. */
+    private final CleanableDirectBuffer memory;
     final ByteBuffer buffer;
-    /** A receive that tries at once, for when the kernel said more bytes wait. */
-    final IoUringIoOps recv;
-    /** A receive that arms its poll first, for when the socket was just drained. */
-    final IoUringIoOps recvPollFirst;
+    final long address;
+    final int capacity;
     /** The receive in flight, or 0. */
     long id;
     boolean cancelled;
@@ -24,6 +24,11 @@ final class Inbound {
     boolean dropping;
     /** The last receive's completion said the socket still held bytes. */
     boolean socketHasMore;
+    /**
+     * Taken when the socket woke from a quiet spell (see {@link IoUringSocket#QUIET_NANOS}): given
+     * back as soon as its bytes are handed out, unless the socket turns out to be busy.
+     */
+    boolean quiet;
     /** {@code [pos, end)} of the buffer: received and not yet handed out. */
     int pos;
     int end;
@@ -33,13 +38,30 @@ final class Inbound {
     /** The driver's sweep count at the last receive. */
     int lastReceiveSweep;
 
-    /** @param data the {@code data} of the socket's receives ({@code IoUringChannel.data}) */
-    Inbound(CleanableDirectBuffer memory, int fd, short data) {
+    // The receives into this buffer for the socket that last submitted one, kept while the same
+    // socket takes it again: Netty's operations are immutable. A receive that tries at once is for
+    // when the kernel said more bytes wait; one that arms its poll first for when it was drained.
+    private IoUringIoOps recv;
+    private IoUringIoOps recvPollFirst;
+    private int opsFd;
+    private short opsData;
+
+    Inbound(CleanableDirectBuffer memory) {
         this.memory = memory;
         this.buffer = memory.buffer();
-        long address = Buffers.address(memory);
-        this.recv = Ops.recv(fd, address, buffer.capacity(), false, data);
-        this.recvPollFirst = Ops.recv(fd, address, buffer.capacity(), true, data);
+        this.address = Buffers.address(memory);
+        this.capacity = buffer.capacity();
+    }
+
+    /** The receive to submit next on {@code fd}, tagged {@code data} ({@code IoUringChannel.data}). */
+    IoUringIoOps receiveOps(int fd, short data) {
+        if (recv == null || opsFd != fd || opsData != data) {
+            recv = Ops.recv(fd, address, capacity, false, data);
+            recvPollFirst = Ops.recv(fd, address, capacity, true, data);
+            opsFd = fd;
+            opsData = data;
+        }
+        return socketHasMore ? recv : recvPollFirst;
     }
 
     int unread() {
@@ -48,7 +70,7 @@ final class Inbound {
 
     /** Grows on a full receive; shrinks after several that used under a quarter of the buffer. */
     void adapt(int received) {
-        int cap = buffer.capacity();
+        int cap = capacity;
         if (received == cap && cap < Buffers.MAX) {
             resizeAfterRead = cap * 2;
             smallReceives = 0;
@@ -60,5 +82,26 @@ final class Inbound {
         } else {
             smallReceives = 0;
         }
+    }
+
+    /** Empty again, for the next socket that receives. */
+    Inbound reset() {
+        id = 0;
+        cancelled = false;
+        dropping = false;
+        socketHasMore = false;
+        quiet = false;
+        pos = 0;
+        end = 0;
+        smallReceives = 0;
+        resizeAfterRead = 0;
+        lastReceiveSweep = 0;
+        buffer.clear();
+        return this;
+    }
+
+    /** Frees the memory: no receive uses it, and nothing will again. */
+    void free() {
+        memory.clean();
     }
 }

@@ -86,6 +86,9 @@ final class IoUringDriver extends NettyDriver {
             reportsWaiting = net.beforePoll();
         }
         long timeout = reportsWaiting ? 0 : timeoutNanos;
+        if (net != null && timeout != 0) {
+            timeout = net.boundWait(timeout); // the idle sweep must run while buffers are held
+        }
         if (timeout != 0) {
             sleeps++;
         }

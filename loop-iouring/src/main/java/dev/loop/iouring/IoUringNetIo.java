@@ -41,7 +41,11 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
     private int sweeps;
     /** Tests call {@link #sweepIdle} themselves instead. */
     boolean automaticSweeps = true;
+    /** {@link IoUringSocket#QUIET_NANOS}; tests set it to make every wake quiet, or only the first. */
+    long quietNanos = IoUringSocket.QUIET_NANOS;
     private long nextSweep = System.nanoTime() + SWEEP_INTERVAL_NANOS;
+    /** When the last {@link #beforePoll()} ran, for {@link #boundWait}. */
+    private long polledAt = System.nanoTime();
     /** What waits for a descriptor that closed during this poll ({@code IoHandle.whenReleased}). */
     private final ArrayDeque<Runnable> releasedWaiters = new ArrayDeque<>();
     /**
@@ -160,13 +164,15 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
     /**
      * Looks for sockets that received nothing for a while and lets them give their receive
      * buffers back (see {@link IoUringSocket}), and frees the spare buffers no socket needed since
-     * the last sweep; the driver calls it about once a second.
+     * the last sweep, and once that freed enough asks the C allocator to give the pages back
+     * ({@link Buffers#releaseFreed()}); the driver calls it about once a second.
      *
      * @return how many sockets started to give their buffers back
      */
     int sweepIdle() {
         sweeps++;
         buffers.trim();
+        buffers.releaseFreed();
         int n = 0;
         for (Slab slab : slabs) {
             for (int i = 0, used = slab.used(); i < used; i++) {
@@ -180,6 +186,22 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
     }
 
     /**
+     * The longest the poll may wait, given the engine's {@code timeoutNanos} (negative: until
+     * woken): no later than the next sweep while any buffer is held (by a socket, or spare) or
+     * freed memory waits to be given back to the system. Without it a loop with nothing to do
+     * never swept: measured, 15,000 connections that echoed and closed left the server 35 MiB
+     * above its RSS before them until the next connection woke the loop. A loop that holds no
+     * buffer still sleeps until woken.
+     */
+    long boundWait(long timeoutNanos) {
+        if (!automaticSweeps || buffers.live() == 0 && !buffers.releasePending()) {
+            return timeoutNanos;
+        }
+        long untilSweep = Math.max(1, nextSweep - polledAt);
+        return timeoutNanos < 0 ? untilSweep : Math.min(timeoutNanos, untilSweep);
+    }
+
+    /**
      * Submits what the iteration asked for: receives re-armed, one send per socket written to,
      * polls, cancellations of what closing sockets had in flight.
      *
@@ -187,9 +209,12 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
      */
     boolean beforePoll() {
         long now = System.nanoTime(); // once per poll: only to pace the sweep, never a deadline
+        polledAt = now;
         if (automaticSweeps && now - nextSweep >= 0) {
             nextSweep = now + SWEEP_INTERVAL_NANOS;
             sweepIdle();
+        } else if (automaticSweeps) {
+            buffers.releaseBurst(now); // a field compare unless a burst of buffers was just freed
         }
         IoUringChannel c;
         while ((c = submits.poll()) != null) {

@@ -10,7 +10,6 @@ import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketOption;
-import io.netty.util.internal.CleanableDirectBuffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 
@@ -28,8 +27,10 @@ import java.nio.channels.ClosedChannelException;
  * peer says nothing, which for thousands of idle connections is most of their memory (Netty's
  * provided-buffer rings, which would let the kernel pick a buffer only when bytes arrive, are
  * private to its channels). So a socket starts reading with a buffer-less poll operation; when
- * that reports bytes it takes a buffer, receives once directly (one system call per idle-to-busy
- * change, not per message) and from then on keeps a receive in flight. A socket that received
+ * that reports bytes it takes a buffer and receives once directly (one system call per
+ * idle-to-busy change, not per message). Woken after a quiet spell ({@link #QUIET_NANOS}), it
+ * gives the buffer back as soon as those bytes are read and polls again; woken sooner, or told
+ * that more bytes wait, it keeps a receive in flight from then on. A socket that received
  * nothing for a whole sweep interval of the driver ({@link IoUringNetIo#sweepIdle}) cancels its
  * receive, gives the buffer back to the loop's spares and polls again. What only a receiving
  * socket needs is one object ({@link Inbound}), not fields of every socket.
@@ -44,6 +45,17 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     static final int SEND_BUFFER = Outbound.SIZE;
     /** A socket idle for this many sweeps (one to two intervals) gives its receive buffer back. */
     static final int IDLE_SWEEPS = 2;
+    /**
+     * A socket whose bytes arrive this long or longer after its last wake from polling is quiet:
+     * the buffer it took for them goes back as soon as they are handed out and it polls again,
+     * rather than keeping a receive in flight (and the buffer pinned under it) until a sweep finds
+     * it idle. A busy socket (its next bytes come sooner, or more wait) keeps its buffer and adds
+     * no system call per message; a quiet one pays one {@code recv} per wake, at most one per
+     * this interval. Measured with 15,000 connections that each echoed a kilobyte: the echo server
+     * held 2.0-2.6 KiB per connection right after the echo while the buffers waited for the sweep,
+     * against epoll's 0.24-0.37.
+     */
+    static final long QUIET_NANOS = 50_000_000L;
 
     private boolean connected;
     private boolean wantConnectPoll;
@@ -63,6 +75,8 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private boolean pollCancelled;
     /** Receiving: the buffer and its receive; null while reading without a buffer (polling). */
     private Inbound in;
+    /** {@code System.nanoTime()} of the last wake from polling; 0 before the first. */
+    private long lastWake;
     private boolean eof;
     private IOException failure;
 
@@ -193,7 +207,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             if (in == null) {
                 pollId = submit(Ops.poll(fd, Ops.POLLIN, data(Ops.READ_POLL)));
             } else {
-                in.id = submit(in.socketHasMore ? in.recv : in.recvPollFirst);
+                in.id = submit(in.receiveOps(fd, data(Ops.RECV)));
             }
         }
         if (in != null && in.dropping && in.id != 0 && !in.cancelled) {
@@ -203,21 +217,21 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         flush();
     }
 
-    /** Starts receiving into {@code buffer}, keeping what the last buffer had learned. */
-    private void receiveInto(CleanableDirectBuffer buffer) {
+    /** Starts receiving into {@code next}, keeping what the last buffer had learned. */
+    private void receiveInto(Inbound next) {
         Inbound last = in;
-        in = new Inbound(buffer, fd, data(Ops.RECV));
+        in = next;
         if (last != null) { // no receive uses it: a resize waits for its bytes to be handed out
-            in.socketHasMore = last.socketHasMore;
-            in.lastReceiveSweep = last.lastReceiveSweep;
-            net.buffers().giveBackReceive(last.memory);
+            next.socketHasMore = last.socketHasMore;
+            next.lastReceiveSweep = last.lastReceiveSweep;
+            net.buffers().giveBackReceive(last);
         }
     }
 
     /** Gives the receive buffer back; only once no receive is in flight into it. */
     private void releaseReceiveBuffer() {
         if (in != null) {
-            net.buffers().giveBackReceive(in.memory);
+            net.buffers().giveBackReceive(in);
             in = null;
         }
     }
@@ -290,6 +304,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             return;
         }
         b.lastReceiveSweep = net.sweeps();
+        b.quiet = false;
         if (res > 0) {
             b.pos = 0;
             b.end = res;
@@ -322,6 +337,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         receiveInto(net.buffers().takeReceive(Buffers.MIN));
         Inbound b = in;
         b.lastReceiveSweep = net.sweeps();
+        // One clock read per wake, beside the recv below: not per message of a busy socket.
+        long now = System.nanoTime();
+        b.quiet = lastWake == 0 || now - lastWake >= net.quietNanos;
+        lastWake = now;
         int n;
         try {
             n = socket.recv(b.buffer, 0, b.buffer.capacity());
@@ -367,10 +386,14 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
                 reportAgain(); // the reader may stop after a short read: level-triggered
             } else {
                 b.pos = b.end = 0;
-                if (b.resizeAfterRead != 0) {
-                    receiveInto(net.buffers().takeReceive(b.resizeAfterRead));
+                if (b.quiet && !b.socketHasMore && b.id == 0) {
+                    toPollMode(); // drained after a quiet spell: poll again without the buffer
+                } else {
+                    if (b.resizeAfterRead != 0) {
+                        receiveInto(net.buffers().takeReceive(b.resizeAfterRead));
+                    }
+                    armReceive();
                 }
-                armReceive();
             }
             return n;
         }

@@ -26,9 +26,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Receive buffers on this backend are held only by sockets that receive: a socket starts with a
- * buffer-less poll, takes a buffer when bytes arrive, and gives it back once idle for two sweeps,
+ * buffer-less poll and takes a buffer when bytes arrive; woken after a quiet spell it gives the
+ * buffer back as soon as the bytes are read, and a busy socket keeps it until idle for two sweeps,
  * without losing or reordering a byte across the changes. Driven through the socket SPI directly,
- * on the test's thread, with the sweeps called rather than waited for.
+ * on the test's thread, with the sweeps called rather than waited for, and what counts as quiet
+ * set by each test rather than left to the clock.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class IdleReceiveBufferTest {
@@ -46,6 +48,7 @@ class IdleReceiveBufferTest {
         driver = new IoUringDriver();
         net = (IoUringNetIo) driver.net();
         net.automaticSweeps = false; // the test counts the sweeps: none may come from the clock
+        net.quietNanos = Long.MAX_VALUE; // only a socket's first wake is quiet, however slow the machine
         IoServerSocket server = net.listen(new InetSocketAddress("127.0.0.1", 0), 0, Map.of(), ops -> { });
         server.interest(true, false);
         int port = ((InetSocketAddress) server.localAddress()).getPort();
@@ -88,7 +91,10 @@ class IdleReceiveBufferTest {
 
         byte[][] first = sendFromEveryClient(100);
         readAll(first);
-        assertEquals(CONNECTIONS, holding(), "receiving: each keeps a receive (and its buffer) in flight");
+        assertEquals(0, holding(), "woken after silence: each gave its buffer back once the bytes were read");
+        byte[][] again = sendFromEveryClient(100);
+        readAll(again);
+        assertEquals(CONNECTIONS, holding(), "woken again soon: each keeps a receive (and its buffer) in flight");
 
         net.sweepIdle();
         assertEquals(CONNECTIONS, holding(), "one sweep is not yet idle");
@@ -116,6 +122,7 @@ class IdleReceiveBufferTest {
 
     @Test
     void buffersGoBackOnlyOnceTheirReceivesCompletedAndAreFreedWhenNoLongerNeeded() throws IOException {
+        readAll(sendFromEveryClient(100)); // the first wake is quiet: the next one is busy
         byte[][] sent = sendFromEveryClient(100);
         readAll(sent);
         Buffers buffers = net.buffers();
@@ -132,6 +139,29 @@ class IdleReceiveBufferTest {
         assertEquals(0, buffers.spares(), "spares no socket needed for an interval are freed");
         assertEquals(0, buffers.live(), "every buffer allocated was freed");
         accepted.clear();
+    }
+
+    @Test
+    void aQuietSocketHoldsNoBufferBetweenMessagesAndAllocatesNoneAfterTheFirst() throws IOException {
+        net.quietNanos = 0; // every wake is after a quiet spell
+        Buffers buffers = net.buffers();
+        readAll(sendFromEveryClient(100));
+        long allocated = buffers.allocated;
+        for (int round = 0; round < 3; round++) {
+            readAll(sendFromEveryClient(300 + round));
+            assertEquals(0, holding(), "round " + round + ": no quiet socket keeps a buffer once its bytes are read");
+            assertEquals(buffers.live(), buffers.spares(), "every buffer left is spare");
+        }
+        assertEquals(allocated, buffers.allocated, "buffers given back are taken again, not allocated anew");
+    }
+
+    @Test
+    void aQuietSocketThatFindsMoreWaitingKeepsItsBuffer() throws IOException {
+        net.quietNanos = 0;
+        // More than the first buffer holds: the kernel says more waits, so the socket is busy.
+        byte[][] sent = sendFromEveryClient(3 * Buffers.MIN);
+        readAll(sent);
+        assertEquals(CONNECTIONS, holding(), "a receive (and its buffer) stays in flight for a busy socket");
     }
 
     private int holding() {

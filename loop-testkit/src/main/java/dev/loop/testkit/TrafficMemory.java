@@ -24,15 +24,26 @@ import java.util.stream.Stream;
  * {@link TrafficMemoryContract}, and runnable on its own for the full-size figures:
  *
  * <pre>
- * java [the suite's JVM flags] -cp [its class path] dev.loop.testkit.TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES
+ * java [the suite's JVM flags] -cp [its class path] dev.loop.testkit.TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES [MESSAGE_BYTES]
  * </pre>
  */
 public final class TrafficMemory {
     static final int MESSAGE = 1024;
-    /** How long a closed round may take to give its memory back (an idle sweep is one to two seconds). */
+    /**
+     * How long idle or closed connections may take to give their memory back: io_uring's idle
+     * sweep takes one to two seconds to find a socket idle and one more to give the memory back.
+     */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(4);
+    /**
+     * The child's heap is fixed and resident from the start, so RSS beyond the baseline is memory
+     * outside it; its collector is the serial one, whose own native memory does not grow with the
+     * heap's use: G1's did, by steps of 7 to 18 MiB at about the third round (every backend),
+     * which hid what a backend kept (measured, 3,000 connections echoing 17 KiB: select after
+     * close +11/+12/+21 MiB under G1, +4/+5/+7 under Serial; io_uring keeping its freed buffers
+     * +31/+33/+35 under Serial).
+     */
     static final List<String> CHILD_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
-            "-XX:MaxDirectMemorySize=4g");
+            "-XX:MaxDirectMemorySize=4g", "-XX:+UseSerialGC");
     /** A first round before the baseline: classes loaded and hot paths compiled. */
     static final int WARM_UP = 500;
 
@@ -40,32 +51,47 @@ public final class TrafficMemory {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES");
+        if (args.length != 4 && args.length != 5) {
+            System.err.println("usage: TrafficMemory BACKEND CONNECTIONS ROUNDS ECHOES [MESSAGE_BYTES]");
             System.exit(2);
         }
         int connections = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
         int echoes = Integer.parseInt(args[3]);
+        int message = args.length == 5 ? Integer.parseInt(args[4]) : MESSAGE;
         try (Server server = Server.start(args[0])) {
-            server.round(WARM_UP, 1, 0);
+            server.round(WARM_UP, 1, Long.MAX_VALUE, 0);
             server.settled();
             long base = server.rssKiB();
             System.out.printf("[%s] %d connections x %d echoes of %d bytes, %d rounds; RSS before %.1f MiB, %d descriptors%n",
-                    args[0], connections, echoes, MESSAGE, rounds, base / 1024.0, server.fds());
+                    args[0], connections, echoes, message, rounds, base / 1024.0, server.fds());
             for (int r = 1; r <= rounds; r++) {
-                // the whole settling time: what is given back by then
-                Round round = server.round(connections, echoes, 0);
-                System.out.printf("[%s] round %d: RSS open %.1f MiB (%.2f KiB per connection), after close %.1f MiB"
-                                + " (%+.1f MiB from before); descriptors %d; %d ms%n", args[0], r, round.openKiB / 1024.0,
-                        (round.openKiB - base) / (double) connections, round.closedKiB / 1024.0,
+                // the whole settling times: what is given back by then
+                Round round = server.round(connections, echoes, message, 0, 0);
+                System.out.printf("[%s] round %d: RSS open %.1f MiB (%.2f KiB per connection), open and idle %.1f MiB"
+                                + " (%.2f KiB per connection), after close %.1f MiB (%+.1f MiB from before);"
+                                + " descriptors %d; %d ms%n", args[0], r, round.openKiB / 1024.0,
+                        round.perConnectionKiB(connections), round.idleKiB / 1024.0,
+                        round.idlePerConnectionKiB(connections), round.closedKiB / 1024.0,
                         (round.closedKiB - base) / 1024.0, round.fds, round.millis);
             }
         }
     }
 
-    /** One round's figures: RSS with its connections open and after they closed, in KiB. */
-    record Round(long openKiB, long closedKiB, long fds, long millis) {
+    /**
+     * One round's figures, RSS in KiB: before it, with its connections open just after their last
+     * echo, with them open and idle a while later, and after they closed. What a connection costs
+     * is taken from the figure just before the round, so that what an earlier round left (the
+     * JVM's own, on every backend) is not counted again.
+     */
+    record Round(long beforeKiB, long openKiB, long idleKiB, long closedKiB, long fds, long millis) {
+        double perConnectionKiB(int connections) {
+            return (openKiB - beforeKiB) / (double) connections;
+        }
+
+        double idlePerConnectionKiB(int connections) {
+            return (idleKiB - beforeKiB) / (double) connections;
+        }
     }
 
     /** The echo server in its child JVM. */
@@ -75,6 +101,12 @@ public final class TrafficMemory {
         final List<String> stderr;
         /** What the child holds when idle; taken again after a warm-up round ({@link #settled()}). */
         long baselineFds;
+        /**
+         * How long a round waits after its close before its RSS may count as settled: so that the
+         * next round starts from what the server gives back, not from memory it still holds and
+         * will reuse, which would hide what that round's connections cost.
+         */
+        long closeSettleNanos;
 
         private Server(Process process, int port, List<String> stderr) throws IOException {
             this.process = process;
@@ -90,14 +122,16 @@ public final class TrafficMemory {
             String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
             List<String> cmd = new ArrayList<>(List.of(java));
             for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                if (!flag.startsWith("-agentlib:jdwp") && !flag.startsWith("-javaagent")) {
+                // a collector chosen for this JVM would conflict with the child's
+                if (!flag.startsWith("-agentlib:jdwp") && !flag.startsWith("-javaagent")
+                        && !flag.matches("-XX:[+-]Use\\w*GC")) {
                     cmd.add(flag);
                 }
             }
-            // The heap is fixed and resident from the start, so RSS beyond the baseline is memory
-            // outside it: without this, a heap growing into its default limit hides what the
-            // backend keeps. Direct memory may grow as far as on a large default heap, where no
-            // limit forces the collection that would free the JDK's direct buffers.
+            // The heap is fixed and resident from the start (see CHILD_FLAGS): without this, a heap
+            // growing into its default limit hides what the backend keeps. Direct memory may grow
+            // as far as on a large default heap, where no limit forces the collection that would
+            // free the JDK's direct buffers.
             cmd.addAll(CHILD_FLAGS);
             cmd.addAll(List.of("-cp", cp, FaultServer.class.getName(), backend, "quiet"));
             Process p = new ProcessBuilder(cmd).start();
@@ -131,16 +165,37 @@ public final class TrafficMemory {
         /**
          * Runs one round: opens {@code connections} clients, each echoes {@link #MESSAGE} bytes
          * {@code echoes} times (all write, then all read, so the server holds every connection's
-         * bytes at once), then closes them all and waits for the child's descriptors to be back and
-         * its RSS to fall to {@code settleToKiB} (or {@link #SETTLE_NANOS} to pass).
+         * bytes at once), waits with them open and idle for the child's RSS to fall to
+         * {@code idleToKiB} (or {@link #SETTLE_NANOS} to pass), then closes them all and waits for
+         * the child's descriptors to be back and its RSS to fall to {@code settleToKiB} (or
+         * {@link #SETTLE_NANOS} to pass).
          */
-        Round round(int connections, int echoes, long settleToKiB) throws IOException, InterruptedException {
+        Round round(int connections, int echoes, long idleToKiB, long settleToKiB) throws IOException,
+                InterruptedException {
+            return round(connections, echoes, MESSAGE, idleToKiB, settleToKiB);
+        }
+
+        /** {@link #round(int, int, long, long)} with messages of {@code messageBytes}. */
+        Round round(int connections, int echoes, int messageBytes, long idleToKiB, long settleToKiB)
+                throws IOException, InterruptedException {
+            return round(connections, echoes, messageBytes, 0, idleToKiB, settleToKiB);
+        }
+
+        /**
+         * {@link #round(int, int, int, long, long)}, and once the open figure is taken and before the
+         * connections idle, one more echo of {@code bulkBytes} on each (none when 0): what a backend
+         * keeps of a larger message's buffers shows after the close.
+         */
+        Round round(int connections, int echoes, int messageBytes, int bulkBytes, long idleToKiB, long settleToKiB)
+                throws IOException, InterruptedException {
             long start = System.nanoTime();
-            byte[] msg = new byte[MESSAGE];
+            long beforeKiB = rssKiB();
+            byte[] msg = new byte[messageBytes];
             Arrays.fill(msg, (byte) 'x');
-            byte[] back = new byte[MESSAGE];
+            byte[] back = new byte[messageBytes];
             List<Socket> open = new ArrayList<>(connections);
             long openKiB;
+            long idleKiB;
             try {
                 for (int i = 0; i < connections; i++) {
                     Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
@@ -156,6 +211,18 @@ public final class TrafficMemory {
                     }
                 }
                 openKiB = rssKiB();
+                if (bulkBytes > 0) {
+                    byte[] bulk = new byte[bulkBytes];
+                    Arrays.fill(bulk, (byte) 'y');
+                    byte[] bulkBack = new byte[bulkBytes];
+                    for (Socket s : open) {
+                        s.getOutputStream().write(bulk);
+                    }
+                    for (Socket s : open) {
+                        readFully(s.getInputStream(), bulkBack);
+                    }
+                }
+                idleKiB = settle(idleToKiB);
             } finally {
                 for (Socket s : open) {
                     s.close();
@@ -166,12 +233,21 @@ public final class TrafficMemory {
             while ((fds = fds()) > baselineFds && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
+            if (closeSettleNanos > 0) {
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(closeSettleNanos));
+            }
+            long closedKiB = settle(settleToKiB);
+            return new Round(beforeKiB, openKiB, idleKiB, closedKiB, fds, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+
+        /** The child's RSS once it fell to {@code toKiB}, or after {@link #SETTLE_NANOS}. */
+        private long settle(long toKiB) throws IOException, InterruptedException {
             long settle = System.nanoTime() + SETTLE_NANOS;
-            long closedKiB;
-            while ((closedKiB = rssKiB()) > settleToKiB && System.nanoTime() < settle) {
+            long kiB;
+            while ((kiB = rssKiB()) > toKiB && System.nanoTime() < settle) {
                 Thread.sleep(50);
             }
-            return new Round(openKiB, closedKiB, fds, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            return kiB;
         }
 
         private void readFully(InputStream in, byte[] into) throws IOException {
