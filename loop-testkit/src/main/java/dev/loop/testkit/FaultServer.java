@@ -96,6 +96,14 @@ public final class FaultServer {
             if (quiet) {
                 cmd.add("quiet");
             }
+            return launch(cmd);
+        }
+
+        /**
+         * Runs {@code cmd}, a JVM running {@link FaultServer}, and waits (a minute at most) for it to
+         * say which port it listens on; what it writes on standard error is kept.
+         */
+        static Child launch(List<String> cmd) throws IOException, InterruptedException {
             Process p = new ProcessBuilder(cmd).start();
             List<String> err = new CopyOnWriteArrayList<>(); // read while the child writes
             Thread.ofVirtual().start(() -> p.errorReader().lines().forEach(err::add));

@@ -2,7 +2,6 @@ package dev.loop.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -11,8 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -134,30 +131,8 @@ public final class TrafficMemory {
             // free the JDK's direct buffers.
             cmd.addAll(CHILD_FLAGS);
             cmd.addAll(List.of("-cp", cp, FaultServer.class.getName(), backend, "quiet"));
-            Process p = new ProcessBuilder(cmd).start();
-            List<String> err = new CopyOnWriteArrayList<>();
-            Thread.ofVirtual().start(() -> p.errorReader().lines().forEach(err::add));
-            var out = p.inputReader();
-            CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-            String line;
-            try {
-                line = first.get(60, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                p.destroyForcibly();
-                throw new AssertionError("the child server did not start: " + err, e);
-            }
-            if (line == null || !line.startsWith("listening ")) {
-                p.destroyForcibly();
-                throw new AssertionError("the child server did not start (" + line + "): " + String.join("\n", err));
-            }
-            Thread.ofVirtual().start(() -> out.lines().forEach(l -> { }));
-            Server s = new Server(p, Integer.parseInt(line.substring("listening ".length()).trim()), err);
+            FaultServer.Child child = FaultServer.Child.launch(cmd);
+            Server s = new Server(child.process, child.port, child.stderr);
             Thread.sleep(500); // let start-up compilation and logging settle before the baseline
             return s;
         }
