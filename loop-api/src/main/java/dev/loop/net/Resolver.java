@@ -4,6 +4,7 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.net.names.CachingResolver;
 import dev.loop.net.names.SystemResolver;
+import dev.loop.net.names.TimedResolver;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -50,11 +51,20 @@ public interface Resolver {
      * The operating system's lookup, failing after {@code timeout}. The thread doing a lookup that
      * timed out or was cancelled cannot be stopped (the C library's call does not listen to
      * interrupts): it ends when the system's own resolver gives up ({@code resolv.conf}'s
-     * {@code timeout} and {@code attempts}), and at most {@link SystemResolver#MAX_IN_FLIGHT}
+     * {@code timeout} and {@code attempts}), and at most {@value SystemResolver#MAX_IN_FLIGHT}
      * lookups run at once per resolver; more fail at once, saying so.
      */
     static Resolver system(Duration timeout) {
-        return new SystemResolver(timeout);
+        return new TimedResolver(new SystemResolver(), timeout);
+    }
+
+    /**
+     * This resolver with a time limit on the asking loop's clock: a lookup that takes longer fails
+     * with an {@link java.net.UnknownHostException} naming the host ("lookup timed out"), and the
+     * lookup under it is cancelled.
+     */
+    default Resolver withTimeout(Duration timeout) {
+        return new TimedResolver(this, timeout);
     }
 
     /**
