@@ -150,6 +150,64 @@ class TcpProxyTest {
         }
     }
 
+    /**
+     * The command as a user runs it, in a JVM of its own: SIGTERM (what {@code kill} and
+     * {@code Process.destroy} send) stops accepting, lets the open connection go on until the
+     * drain deadline, then closes it, and the process exits after printing its summary.
+     */
+    @org.junit.jupiter.api.Test
+    void sigtermDrainsTheOpenConnectionThenExits() throws Exception {
+        try (java.net.ServerSocket upstream = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> { // a blocking echo for one client
+                try (Socket s = upstream.accept()) {
+                    s.getInputStream().transferTo(s.getOutputStream());
+                } catch (IOException ignored) {
+                    // the proxy went away
+                }
+            });
+            String javaCmd = ProcessHandle.current().info().command().orElseThrow();
+            String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+            Process p = new ProcessBuilder(javaCmd, "-cp", cp, Main.class.getName(), "tcp-proxy", "--listen", "0",
+                    "--to", "127.0.0.1:" + upstream.getLocalPort(), "--backend", "select", "--drain-ms", "3000")
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            try {
+                java.io.BufferedReader out = p.inputReader();
+                String banner = out.readLine();
+                assertTrue(banner != null && banner.startsWith("tcp-proxy on "), "banner: " + banner);
+                int port = Integer.parseInt(banner.replaceAll("^tcp-proxy on [^:]*:(\\d+) .*$", "$1"));
+                try (Socket client = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                    client.setSoTimeout(20_000);
+                    client.getOutputStream().write("ping".getBytes(StandardCharsets.UTF_8));
+                    assertEquals("ping", new String(client.getInputStream().readNBytes(4), StandardCharsets.UTF_8));
+                    p.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
+                    // stop accepting comes first; the open connection still works until the deadline
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (accepts(port) && System.nanoTime() < end) {
+                        Thread.sleep(10);
+                    }
+                    assertTrue(!accepts(port), "still accepting after SIGTERM");
+                    client.getOutputStream().write("pong".getBytes(StandardCharsets.UTF_8));
+                    assertEquals("pong", new String(client.getInputStream().readNBytes(4), StandardCharsets.UTF_8),
+                            "the open connection is served while it drains");
+                    assertEquals(-1, client.getInputStream().read(), "closed at the drain deadline");
+                }
+                assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the proxy exits");
+                String rest = out.lines().collect(java.util.stream.Collectors.joining("\n"));
+                assertTrue(rest.matches("(?s).*tcp-proxy stopped: \\d+ connections, 0 upstream connects failed.*"), rest);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            return true;
+        } catch (IOException refused) {
+            return false;
+        }
+    }
+
     private static void spin(Loop loop) {
         for (int i = 0; i < 3; i++) {
             loop.stop();
