@@ -245,7 +245,7 @@ public final class Net {
         }
         Promise<Connection> failed = loop.newPromise();
         failed.fail(new UnknownHostException(address.getHostString() + ": unresolved address " + address
-                + "; resolve it first, off the loop (a DNS lookup would block it)"));
+                + "; connect by name with Net.connect(loop, host, port, options), which looks it up off the loop"));
         return failed;
     }
 

@@ -252,6 +252,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
 
     @Override
     public LoopFuture<Void> shutdown(Duration deadline) {
+        java.util.Objects.requireNonNull(deadline, "deadline");
         if (deadline.isNegative()) {
             throw new IllegalArgumentException("a shutdown deadline must not be negative: " + deadline);
         }
@@ -264,7 +265,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
             if (c.isOpen()) {
                 c.serverShuttingDown();
             } else {
-                c.close(); // still in its TLS handshake: its user never saw it
+                c.close(); // still in its TLS handshake, which its user never saw (one already closing: nothing)
             }
         }
         if (connections.isEmpty()) {
