@@ -20,6 +20,17 @@ public interface ConnectionHandler {
     }
 
     /**
+     * The server that accepted this connection began a {@linkplain Server#shutdown graceful
+     * shutdown}: it accepts no more, and will close this connection at its deadline. By default
+     * nothing happens, and the connection may finish what it is doing; a protocol with idle
+     * connections closes them here (an HTTP server, a keep-alive connection between requests),
+     * and one that can say "going away" says it. Called once, on the loop thread, only while the
+     * connection is open and this handler is set.
+     */
+    default void onServerShutdown(Connection connection) {
+    }
+
+    /**
      * The connection closed.
      *
      * @param error why, or {@code null} for a normal close

@@ -3,7 +3,10 @@ package dev.loop.net;
 import dev.loop.LoopGroup;
 import dev.loop.net.stream.GroupListen;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A server listening on behalf of every loop of a {@link LoopGroup}. Thread-safe; its blocking
@@ -45,6 +48,29 @@ public final class GroupServer implements AutoCloseable {
      */
     public void close(boolean closeConnections) {
         GroupListen.closeAll(group, servers, closeConnections);
+    }
+
+    /**
+     * {@link Server#shutdown(Duration) Graceful shutdown} on every loop at once: each stops
+     * accepting, lets its connections finish and closes those open after {@code deadline}. Does
+     * not block, so any thread may call it (a loop of the group too).
+     *
+     * @return done once every loop's connections are closed (a loop already closed counts as done)
+     */
+    public CompletableFuture<Void> shutdown(Duration deadline) {
+        java.util.Objects.requireNonNull(deadline, "deadline");
+        CompletableFuture<?>[] each = new CompletableFuture<?>[servers.size()];
+        for (int i = 0; i < each.length; i++) {
+            Server s = servers.get(i);
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            each[i] = done;
+            try {
+                s.loop().execute(() -> s.shutdown(deadline).onDone(f -> done.complete(null)));
+            } catch (RejectedExecutionException closed) {
+                done.complete(null); // a closed loop closed its connections
+            }
+        }
+        return CompletableFuture.allOf(each);
     }
 
     /** Stops accepting; accepted connections stay open. */

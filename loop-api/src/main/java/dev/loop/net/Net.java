@@ -4,6 +4,7 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopGroup;
 import dev.loop.Promise;
+import dev.loop.net.names.HappyEyeballs;
 import dev.loop.net.stream.GroupListen;
 import dev.loop.net.stream.StreamConnection;
 import dev.loop.net.stream.TcpServer;
@@ -20,8 +21,9 @@ import java.util.function.Consumer;
  * servers that accept on every loop of a {@link LoopGroup}.
  *
  * <p>Call these on the loop thread, or on any thread while the loop is not running (to set up a
- * server before {@link Loop#runForever()}). Addresses must be resolved: a DNS lookup blocks, so do
- * it before, or on another thread.
+ * server before {@link Loop#runForever()}). An {@link InetSocketAddress} must be resolved (a DNS
+ * lookup would block the loop); to connect by host name, use
+ * {@link #connect(Loop, String, int, ConnectionOptions)}, which looks the name up off the loop thread.
  */
 public final class Net {
     private Net() {
@@ -172,6 +174,64 @@ public final class Net {
         return new StreamConnection(net, options, null, null, address).connect(tls);
     }
 
+    /** Connects to {@code host} with default options: the system's resolver, Happy Eyeballs. */
+    public static LoopFuture<Connection> connect(Loop loop, String host, int port) {
+        return connect(loop, host, port, ConnectionOptions.defaults());
+    }
+
+    /**
+     * Connects to {@code host} by name, without blocking the loop: {@link ConnectionOptions#resolver()}
+     * looks it up (an IP literal such as {@code 127.0.0.1} or {@code ::1} is used as it is), then
+     * Happy Eyeballs (RFC 8305) races the addresses: IPv6 and IPv4 alternating, IPv6 first, the next
+     * attempt starting after {@link ConnectionOptions#attemptDelay()} (250 ms by default) or at once
+     * when the one before it fails. The first to connect wins; the others are given up and their
+     * sockets closed.
+     *
+     * <p>Failures arrive through the future: an {@link UnknownHostException} naming the host when
+     * the lookup fails, finds nothing or times out; when every address fails, the first attempt's
+     * failure (a {@link java.net.ConnectException} naming the host and address), with every other
+     * attempt's as {@linkplain Throwable#getSuppressed() suppressed}; a
+     * {@link java.net.SocketTimeoutException} naming the host when the whole (lookup included)
+     * takes longer than {@link ConnectionOptions#connectTimeout()}. Cancelling the future cancels the
+     * lookup and every attempt.
+     *
+     * @throws IllegalArgumentException if {@code port} is not 0 to 65535
+     * @throws IllegalStateException    if the loop is closed, or runs on another thread
+     */
+    public static LoopFuture<Connection> connect(Loop loop, String host, int port, ConnectionOptions options) {
+        checkConnect(loop, host, port, options);
+        return HappyEyeballs.connect(loop, host, port, options, null);
+    }
+
+    /**
+     * Connects to {@code host} by name as {@link #connect(Loop, String, int, ConnectionOptions)}
+     * does, then TLS over the winning connection: {@code host} is the name sent with SNI and the one
+     * the server's certificate must carry (unless {@link TlsOptions#serverName()} names another, or
+     * verification is off). The future completes once the handshake is done;
+     * {@link ConnectionOptions#connectTimeout()} covers the handshake too.
+     */
+    public static LoopFuture<Connection> connect(Loop loop, String host, int port, ConnectionOptions options,
+                                                 TlsOptions tls) {
+        checkConnect(loop, host, port, options);
+        Objects.requireNonNull(tls, "tls");
+        return HappyEyeballs.connect(loop, host, port, options, tls);
+    }
+
+    private static void checkConnect(Loop loop, String host, int port, ConnectionOptions options) {
+        Objects.requireNonNull(loop, "loop");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(options, "options");
+        if (port < 0 || port > 0xFFFF) {
+            throw new IllegalArgumentException("port out of range 0-65535: " + port + " (connecting to " + host + ")");
+        }
+        if (loop.isClosed()) {
+            throw new IllegalStateException("loop is closed (backend " + loop.backendName() + ")");
+        }
+        if (loop.isRunning() && !loop.inLoop()) {
+            throw new IllegalStateException("call on the loop thread while the loop runs (use loop.callSoon): " + loop);
+        }
+    }
+
     /**
      * A connect to an unresolved address fails as its future, as every failure of a connect does:
      * with an {@link UnknownHostException} naming the host, since resolving it here would block the
@@ -185,7 +245,7 @@ public final class Net {
         }
         Promise<Connection> failed = loop.newPromise();
         failed.fail(new UnknownHostException(address.getHostString() + ": unresolved address " + address
-                + "; resolve it first, off the loop (a DNS lookup would block it)"));
+                + "; connect by name with Net.connect(loop, host, port, options), which looks it up off the loop"));
         return failed;
     }
 

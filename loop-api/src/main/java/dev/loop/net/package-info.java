@@ -7,7 +7,8 @@
  *
  * <p>The implementation is in packages that are not exported, by concern: {@code .transport}
  * (helpers of the byte-pipe contract, readiness coalescing, the per-loop registry), {@code .stream}
- * (connections and servers), {@code .tls} (the TLS layer), {@code .dgram} (UDP). This package is
+ * (connections and servers), {@code .tls} (the TLS layer), {@code .dgram} (UDP), {@code .names}
+ * (host names and Happy Eyeballs, over this package's own {@code Net.connect}). This package is
  * their facade: its entry points open what those packages implement.
  *
  * <p>May use: the public API of {@code dev.loop}, {@code dev.loop.spi}, and the internal packages

@@ -29,5 +29,6 @@ class NetConnectTest {
         assertFalse(f.isSuccess());
         UnknownHostException e = assertInstanceOf(UnknownHostException.class, f.exception());
         assertTrue(e.getMessage().contains("no-such-host.invalid"), e.getMessage());
+        assertTrue(e.getMessage().contains("Net.connect(loop, host, port"), "points to connecting by name: " + e.getMessage());
     }
 }

@@ -37,20 +37,23 @@ class LayeringTest {
     private static final String STREAM = "dev.loop.net.stream";
     private static final String TLS = "dev.loop.net.tls";
     private static final String DGRAM = "dev.loop.net.dgram";
+    private static final String NAMES = "dev.loop.net.names";
 
     /** Package, then the packages of this module it may use (besides itself and the JDK). */
-    private static final Map<String, Set<String>> ALLOWED = Map.of(
-            "dev.loop.spi", Set.of(),
-            "dev.loop.heap", Set.of("dev.loop.spi"),
-            "dev.loop.engine", Set.of("dev.loop.spi"),
-            "dev.loop", Set.of("dev.loop.engine", "dev.loop.spi"),
-            "dev.loop.sync", Set.of("dev.loop"),
+    private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+            Map.entry("dev.loop.spi", Set.of()),
+            Map.entry("dev.loop.heap", Set.of("dev.loop.spi")),
+            Map.entry("dev.loop.engine", Set.of("dev.loop.spi")),
+            Map.entry("dev.loop", Set.of("dev.loop.engine", "dev.loop.spi")),
+            Map.entry("dev.loop.sync", Set.of("dev.loop")),
             // the facade: the public entry points open what the internal packages implement
-            NET, Set.of("dev.loop", "dev.loop.spi", TRANSPORT, STREAM, DGRAM),
-            TRANSPORT, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET),
-            TLS, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET, TRANSPORT),
-            STREAM, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET, TRANSPORT, TLS),
-            DGRAM, Set.of("dev.loop", "dev.loop.spi", NET, TRANSPORT));
+            Map.entry(NET, Set.of("dev.loop", "dev.loop.spi", TRANSPORT, STREAM, DGRAM, NAMES)),
+            Map.entry(TRANSPORT, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET)),
+            Map.entry(TLS, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET, TRANSPORT)),
+            Map.entry(STREAM, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET, TRANSPORT, TLS)),
+            Map.entry(DGRAM, Set.of("dev.loop", "dev.loop.spi", NET, TRANSPORT)),
+            // host names reach connections only through the public Net.connect
+            Map.entry(NAMES, Set.of("dev.loop", NET)));
 
     /** The packages other modules may use: the public API and the SPI; internals are not exported. */
     private static final Set<String> EXPORTED = Set.of("dev.loop", "dev.loop.sync", NET, "dev.loop.spi", "dev.loop.heap");
@@ -98,7 +101,7 @@ class LayeringTest {
                 internal.put(pkg, new TreeSet<>(deps.stream().filter(d -> d.startsWith(NET + ".")).toList()));
             }
         });
-        assertEquals(Set.of(TRANSPORT, STREAM, TLS, DGRAM), internal.keySet());
+        assertEquals(Set.of(TRANSPORT, STREAM, TLS, DGRAM, NAMES), internal.keySet());
         for (String start : internal.keySet()) {
             assertTrue(!reaches(internal, start, start, new TreeSet<>()), start + " depends on itself through " + internal);
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loop.Loop;
 import dev.loop.LoopGroup;
 import dev.loop.LoopOptions;
+import dev.loop.ManualClock;
 import dev.loop.net.AcceptMode;
 import dev.loop.net.GroupServer;
 import dev.loop.net.Net;
@@ -21,6 +22,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -110,6 +112,44 @@ public class LoopGroupContract {
             talk(server.localAddress(), 10);
             for (Loop l : group.loops()) {
                 assertEquals(5, perLoop.get(l).get(), "round-robin: " + perLoop);
+            }
+        }
+    }
+
+    @Test
+    void aGroupServerShutsDownOnEveryLoop() throws Exception {
+        ManualClock clock = ManualClock.create();
+        try (LoopGroup group = LoopGroup.open(LOOPS, options().withClock(clock))) {
+            Map<Loop, AtomicInteger> perLoop = new ConcurrentHashMap<>();
+            GroupServer server = echo(group, AcceptMode.HANDOFF, perLoop); // one connection per loop, in turn
+            List<Socket> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < LOOPS; i++) {
+                    Socket s = new Socket();
+                    clients.add(s);
+                    s.connect(server.localAddress());
+                    s.setSoTimeout(8_000);
+                    s.getOutputStream().write('x');
+                    assertEquals('x', s.getInputStream().read());
+                }
+                assertEquals(LOOPS, perLoop.size());
+                java.util.concurrent.CompletableFuture<Void> done = server.shutdown(Duration.ofSeconds(10));
+                for (dev.loop.net.Server s : server.servers()) {
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+                    while (s.isOpen() && System.nanoTime() < end) {
+                        Thread.sleep(1); // until each loop took the shutdown (and set its deadline)
+                    }
+                    assertFalse(s.isOpen(), "stopped accepting: " + s);
+                }
+                clients.get(0).close(); // closes on its own; the other is open at the deadline
+                assertFalse(done.isDone(), "a connection is open and the deadline has not passed");
+                clock.advance(Duration.ofSeconds(10));
+                done.get(8, TimeUnit.SECONDS);
+                assertEquals(-1, clients.get(1).getInputStream().read(), "closed at the deadline");
+            } finally {
+                for (Socket s : clients) {
+                    s.close();
+                }
             }
         }
     }

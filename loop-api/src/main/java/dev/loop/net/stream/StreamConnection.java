@@ -344,6 +344,13 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         return closed;
     }
 
+    /** Its server began a graceful shutdown: the handler hears it while the connection is open. */
+    void serverShuttingDown() {
+        if (state == OPEN) {
+            reader.serverShuttingDown();
+        }
+    }
+
     /** The writer's queue emptied: a graceful close that waited for it finishes now. */
     void flushed() {
         if (state == CLOSING) {

@@ -460,6 +460,18 @@ final class StreamReader {
         conn.updateInterest();
     }
 
+    /** The server that accepted the connection began a graceful shutdown: tells the handler, if any. */
+    void serverShuttingDown() {
+        ConnectionHandler h = handler;
+        if (h != null) {
+            try {
+                h.onServerShutdown(conn);
+            } catch (RuntimeException e) {
+                conn.net.report("exception in onServerShutdown of " + h, e, h);
+            }
+        }
+    }
+
     /**
      * The connection closed (its pending read already failed): drops the buffer and tells the
      * handler.

@@ -1,6 +1,9 @@
 package dev.loop.net.stream;
 
 import dev.loop.Loop;
+import dev.loop.LoopFuture;
+import dev.loop.Promise;
+import dev.loop.TimerHandle;
 import dev.loop.net.Connection;
 import dev.loop.net.Server;
 import dev.loop.net.ServerOptions;
@@ -59,6 +62,8 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
     private final RepeatedFailure handshakeFailures; // peers' doing: summarised, never a record each
     private final Runnable resumeAccepting = this::resumeAccepting;
     private TlsOptions tls;    // null: plain TCP
+    private Promise<Void> shutdown; // non-null once a graceful shutdown began
+    private TimerHandle shutdownTimer; // the deadline, then the flush limit
 
     public TcpServer(NetRegistry net, ServerOptions options, Consumer<Connection> onAccept) {
         this(net, options, tcpAcceptedOptions(options), onAccept);
@@ -240,6 +245,59 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
 
     void removed(StreamConnection c) {
         connections.remove(c);
+        if (shutdown != null && connections.isEmpty()) {
+            shutdownDone();
+        }
+    }
+
+    @Override
+    public LoopFuture<Void> shutdown(Duration deadline) {
+        java.util.Objects.requireNonNull(deadline, "deadline");
+        if (deadline.isNegative()) {
+            throw new IllegalArgumentException("a shutdown deadline must not be negative: " + deadline);
+        }
+        if (shutdown != null) {
+            return shutdown;
+        }
+        close(false);
+        shutdown = loop.newPromise();
+        for (StreamConnection c : new ArrayList<>(connections)) {
+            if (c.isOpen()) {
+                c.serverShuttingDown();
+            } else {
+                c.close(); // still in its TLS handshake, which its user never saw (one already closing: nothing)
+            }
+        }
+        if (connections.isEmpty()) {
+            shutdownDone();
+        } else {
+            shutdownTimer = loop.callLater(deadline, this::shutdownDeadline);
+        }
+        return shutdown;
+    }
+
+    /** The deadline passed: what is still open closes, sending its queue first, within the flush limit. */
+    private void shutdownDeadline() {
+        shutdownTimer = loop.callLater(SHUTDOWN_FLUSH_LIMIT, this::shutdownFlushLimit);
+        for (StreamConnection c : new ArrayList<>(connections)) {
+            c.close();
+        }
+    }
+
+    /** A peer did not take its queue in time: it gets a reset, and the shutdown ends. */
+    private void shutdownFlushLimit() {
+        shutdownTimer = null;
+        for (StreamConnection c : new ArrayList<>(connections)) {
+            c.abort();
+        }
+    }
+
+    private void shutdownDone() {
+        if (shutdownTimer != null) {
+            shutdownTimer.cancel();
+            shutdownTimer = null;
+        }
+        shutdown.tryComplete(null);
     }
 
     @Override
