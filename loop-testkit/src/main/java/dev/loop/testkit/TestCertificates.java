@@ -191,6 +191,9 @@ public final class TestCertificates {
             throws Exception {
         Path d = directory();
         Path p12 = d.resolve(name + ".p12");
+        // A store left by an attempt that was cut short (a test's timeout interrupting keytool)
+        // would make -genkeypair fail with "alias already exists" for the rest of the JVM's life.
+        Files.deleteIfExists(p12);
         List<String> dates = new ArrayList<>(List.of("-validity", Integer.toString(validityDays)));
         if (startDate != null) {
             dates.addAll(List.of("-startdate", startDate));
@@ -269,7 +272,7 @@ public final class TestCertificates {
         return kt;
     }
 
-    private static synchronized Path directory() throws IOException {
+    static synchronized Path directory() throws IOException {
         if (dir == null) {
             Path d = Files.createTempDirectory("loop-tls-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
