@@ -5,6 +5,7 @@
  */
 module dev.loop {
     requires org.jctools.core;
+    requires jdk.unsupported; // sun.misc.Signal, for dev.loop.Signals
 
     exports dev.loop;
     exports dev.loop.sync;
