@@ -10,6 +10,7 @@ module dev.loop {
     exports dev.loop;
     exports dev.loop.sync;
     exports dev.loop.net;
+    exports dev.loop.process;
     exports dev.loop.spi;
     exports dev.loop.heap;
 
