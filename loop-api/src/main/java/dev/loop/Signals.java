@@ -110,18 +110,30 @@ public final class Signals {
      */
     public static LoopFuture<String> awaitTermination(Loop loop) {
         Promise<String> p = loop.newPromise();
-        SignalHandle term = on(loop, "TERM", () -> p.tryComplete("TERM"));
-        SignalHandle intr;
+        SignalHandle[] handles = new SignalHandle[2];
+        // removed the moment one fires, before the future's callbacks run: a second signal during
+        // the shutdown that follows already reaches the JVM's handler
+        Runnable removeBoth = () -> {
+            for (SignalHandle h : handles) {
+                if (h != null) {
+                    h.remove();
+                }
+            }
+        };
+        handles[0] = on(loop, "TERM", () -> {
+            removeBoth.run();
+            p.tryComplete("TERM");
+        });
         try {
-            intr = on(loop, "INT", () -> p.tryComplete("INT"));
+            handles[1] = on(loop, "INT", () -> {
+                removeBoth.run();
+                p.tryComplete("INT");
+            });
         } catch (RuntimeException e) {
-            term.remove();
+            removeBoth.run();
             throw e;
         }
-        p.onDone(f -> {
-            term.remove();
-            intr.remove();
-        });
+        p.onDone(f -> removeBoth.run()); // cancelled
         return p;
     }
 
