@@ -17,6 +17,7 @@ import java.util.Arrays;
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="producer-consumer 10"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-server --port 8080 --dir ."
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="resp-server --port 6379"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="run --timeout-ms 5000 -- ls -l /"
  * </pre>
  */
 public final class Main {
@@ -42,6 +43,7 @@ public final class Main {
             case "http-server" -> dev.loop.examples.http.HttpServer.run(rest, out, err);
             case "resp-server" -> dev.loop.examples.resp.RespServer.run(rest, out, err);
             case "demo" -> Demo.run(rest, out, err);
+            case "run" -> RunCommand.run(rest, out, err);
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
                 err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
@@ -55,6 +57,7 @@ public final class Main {
                 err.println("  demo [--scale-ms MS]                                countdown/countup and producer/consumer tasks");
                 err.println("  http-server [--port P] [--backend B] [--loops N] [--dir D]   HTTP/1.1: /plaintext, /json, /echo, files");
                 err.println("  resp-server [--port P] [--backend B] [--loops N] [--timers T] the Redis protocol, for redis-cli");
+                err.println("  run [--timeout-ms N] [--backend B] -- COMMAND [ARGS]  a child's output streamed, its status ours");
                 yield "help".equals(name) ? 0 : 2;
             }
         };
