@@ -24,7 +24,8 @@ import java.util.concurrent.TimeoutException;
  * the options did not ask for a pipe. Output nobody reads is not read from the pipe: the child
  * blocks when the pipe is full, the loop does not.
  *
- * <p>Each piped output has a pump thread that holds the last chunk read until the loop takes it:
+ * <p>Each piped output that is read has a pump thread (from its first read) that holds the last
+ * chunk read until the loop takes it:
  * read the output to its end, or {@link #close()} the handle (or the streams) when done with it,
  * else the pump and its buffer stay until the loop closes. A child that exited has no more
  * descriptors of ours open either way (the JDK drains and closes its pipes at exit).

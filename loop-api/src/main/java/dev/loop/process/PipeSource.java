@@ -14,7 +14,8 @@ import java.util.concurrent.Semaphore;
  * A child's output (stdout or stderr) as a read-only {@link IoTransport}, so a stream connection
  * reads it as it reads a socket. Not thread-safe: the transport side is the loop thread's; a
  * platform thread of its own (the pump) blocks in the pipe's reads, since the JDK's
- * {@link Process} streams cannot be polled.
+ * {@link Process} streams cannot be polled. The pump starts at the first read: output nobody
+ * asks for costs no thread, and simply fills the pipe until the child blocks.
  *
  * <p><b>Credit.</b> The pump reads one chunk into {@link #chunk}, hands it to the loop and waits
  * for the loop to take all of it before reading again: one chunk in flight, never more. A chunk
@@ -47,6 +48,7 @@ final class PipeSource implements IoTransport {
     private boolean eof;
     private IOException error;
     private volatile boolean closed;
+    private boolean started;
 
     PipeSource(Loop loop, InputStream in, PipeAddress address, int chunkSize) {
         this.loop = loop;
@@ -55,8 +57,12 @@ final class PipeSource implements IoTransport {
         this.chunk = new byte[chunkSize];
     }
 
-    /** Starts the pump on a daemon platform thread named after the pipe. */
-    void start() {
+    /** Starts the pump, once, on a daemon platform thread named after the pipe. */
+    private void start() {
+        if (started || closed) {
+            return;
+        }
+        started = true;
         Thread.ofPlatform().daemon().name("loop-" + address.pipe() + "-" + address.pid())
                 .stackSize(Pumps.STACK).start(this::pump);
     }
@@ -126,6 +132,7 @@ final class PipeSource implements IoTransport {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
+        start();
         int available = limit - pos;
         if (available > 0) {
             int n = Math.min(available, dst.remaining());
@@ -161,6 +168,9 @@ final class PipeSource implements IoTransport {
     @Override
     public void interest(boolean read, boolean write) {
         wantRead = read;
+        if (read) {
+            start();
+        }
         if (ready == null) {
             return;
         }
@@ -176,7 +186,12 @@ final class PipeSource implements IoTransport {
     public void close() {
         if (!closed) {
             closed = true;
-            credit.release(); // a pump waiting for credit wakes, sees closed, closes the stream
+            if (started) {
+                credit.release(); // a pump waiting for credit wakes, sees closed, closes the stream
+            } else {
+                // no pump, so nobody is inside a read holding the stream's lock: closing cannot wait
+                Pumps.closeQuietly(in);
+            }
         }
     }
 

@@ -23,8 +23,8 @@ import java.util.Objects;
  * int status = Async.await(p.exitCode());
  * }</pre>
  *
- * <p>It is the JDK's {@link Process} on every backend, with one small platform thread per pipe
- * that blocks in the pipe's reads or writes and hands chunks to the loop with credit: the loop
+ * <p>It is the JDK's {@link Process} on every backend, with one small platform thread per pipe in
+ * use (from its first read or write) that blocks in the pipe's reads or writes and hands chunks to the loop with credit: the loop
  * never blocks on a child, and a child whose output nobody reads blocks in its own write. The exit
  * comes from {@link Process#onExit()}. Why, and what it costs: docs/adr/0016-subprocesses.md.
  */
@@ -96,13 +96,11 @@ public final class Processes {
             PipeAddress a = new PipeAddress(pid, "stdout");
             PipeSource s = new PipeSource(loop, process.getInputStream(), a, chunk);
             out = connection(net, options, s, a);
-            s.start();
         }
         if (!options.mergeStderr() && options.stderr().type() == Redirect.Type.PIPE) {
             PipeAddress a = new PipeAddress(pid, "stderr");
             PipeSource s = new PipeSource(loop, process.getErrorStream(), a, chunk);
             err = connection(net, options, s, a);
-            s.start();
         }
         ChildProcess child = new ChildProcess(loop, net, process, cmd, options, in, out, err);
         child.watch();

@@ -248,6 +248,34 @@ public class ProcessContract extends NetSuite {
         assertTrue(ms < 90_000, n + " children took " + ms + " ms");
     }
 
+    @Test
+    void childrenAwaitedOnlyForTheirExitStartNoPumpAndLeaveNothingOpen() throws Exception {
+        Loop loop = open();
+        runChildren(loop, 5);
+        settle(loop);
+        long fds = Fds.count();
+        int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+        Task<Integer> t = loop.spawn(() -> {
+            for (int i = 0; i < 200; i++) {
+                ChildProcess p = Processes.exec(loop, "/bin/echo", "unread");
+                if (Async.await(p.exitCode()) != 0) {
+                    throw new AssertionError("echo failed");
+                }
+                if (pumps() != 0) {
+                    throw new AssertionError("a pump started for output nobody read");
+                }
+                p.close();
+            }
+            return 200;
+        });
+        Waits.await(loop, t, Duration.ofSeconds(60));
+        settle(loop);
+        if (fds >= 0) {
+            assertTrue(Fds.count() <= fds, "descriptors leaked: " + fds + " before, " + Fds.count() + " after");
+        }
+        assertTrue(ManagementFactory.getThreadMXBean().getThreadCount() <= threads + 2, "threads leaked");
+    }
+
     /** Runs {@code n} children of {@code /bin/echo} one after another, each read to its end and awaited. */
     private static void runChildren(Loop loop, int n) {
         Task<Integer> t = loop.spawn(() -> {
