@@ -31,7 +31,8 @@ final class PipeSink implements IoTransport {
     private final Loop loop;
     private final OutputStream out;
     private final PipeAddress address;
-    private final byte[] chunk;
+    private final int chunkSize;
+    private byte[] chunk; // made at the first write: a stdin nobody writes holds no buffer
     private final Semaphore work = new Semaphore(0);
     private final Runnable written = this::written;
 
@@ -54,7 +55,7 @@ final class PipeSink implements IoTransport {
         this.loop = loop;
         this.out = out;
         this.address = address;
-        this.chunk = new byte[chunkSize];
+        this.chunkSize = chunkSize;
     }
 
     // ------------------------------------------------------------------ the pump's thread
@@ -133,8 +134,9 @@ final class PipeSink implements IoTransport {
         if (busy || !src.hasRemaining()) {
             return 0;
         }
-        int n = Math.min(src.remaining(), chunk.length);
-        src.get(chunk, 0, n);
+        byte[] c = buffer();
+        int n = Math.min(src.remaining(), c.length);
+        src.get(c, 0, n);
         hand(n);
         return n;
     }
@@ -145,17 +147,27 @@ final class PipeSink implements IoTransport {
         if (busy) {
             return 0;
         }
+        byte[] c = buffer();
         int n = 0;
-        for (int i = offset; i < offset + length && n < chunk.length; i++) {
+        for (int i = offset; i < offset + length && n < c.length; i++) {
             ByteBuffer b = srcs[i];
-            int take = Math.min(b.remaining(), chunk.length - n);
-            b.get(chunk, n, take);
+            int take = Math.min(b.remaining(), c.length - n);
+            b.get(c, n, take);
             n += take;
         }
         if (n > 0) {
             hand(n);
         }
         return n;
+    }
+
+    /** The pump's buffer, made at the first write (before the pump starts, which publishes it). */
+    private byte[] buffer() {
+        byte[] c = chunk;
+        if (c == null) {
+            c = chunk = new byte[chunkSize];
+        }
+        return c;
     }
 
     private void check() throws IOException {

@@ -32,7 +32,8 @@ final class PipeSource implements IoTransport {
     private final Loop loop;
     private final InputStream in;
     private final PipeAddress address;
-    private final byte[] chunk;
+    private final int chunkSize;
+    private byte[] chunk; // made with the pump: a pipe nobody reads holds no buffer
     private final Semaphore credit = new Semaphore(0);
     private final Runnable arrived = this::arrived;
 
@@ -54,7 +55,7 @@ final class PipeSource implements IoTransport {
         this.loop = loop;
         this.in = in;
         this.address = address;
-        this.chunk = new byte[chunkSize];
+        this.chunkSize = chunkSize;
     }
 
     /** Starts the pump, once, on a daemon platform thread named after the pipe. */
@@ -63,6 +64,7 @@ final class PipeSource implements IoTransport {
             return;
         }
         started = true;
+        chunk = new byte[chunkSize]; // before the thread starts, which publishes it to the pump
         Thread.ofPlatform().daemon().name("loop-" + address.pipe() + "-" + address.pid())
                 .stackSize(Pumps.STACK).start(this::pump);
     }

@@ -21,7 +21,7 @@ import java.util.List;
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp loop-bench/target/benchmarks.jar dev.loop.bench.SpawnLatency \
- *      [--n 200] [--rounds 3] [--backend epoll]
+ *      [--n 200] [--rounds 3] [--backend epoll] [--only jdk-pipes|jdk-inherited|loop-pipes|loop-inherited]
  * </pre>
  */
 public final class SpawnLatency {
@@ -34,17 +34,28 @@ public final class SpawnLatency {
         int n = Integer.parseInt(option(args, "--n", "200"));
         int rounds = Integer.parseInt(option(args, "--rounds", "3"));
         String backend = option(args, "--backend", null);
+        String only = option(args, "--only", ""); // jdk-pipes, jdk-inherited, loop-pipes, loop-inherited: one contender, for strace
         try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
             ProcessOptions piped = ProcessOptions.defaults();
             ProcessOptions inherited = ProcessOptions.defaults().withStdin(Redirect.INHERIT)
                     .withStdout(Redirect.INHERIT).withStderr(Redirect.INHERIT);
-            ourLoop(loop, 20, piped); // warm-up: the spawn helper, the JIT
-            jdk(20, true);
+            if (only.isEmpty()) {
+                ourLoop(loop, 20, piped); // warm-up: the spawn helper, the JIT
+                jdk(20, true);
+            }
             for (int r = 0; r < rounds; r++) {
-                print(r, "ProcessBuilder alone, 3 pipes", jdk(n, true));
-                print(r, "ProcessBuilder alone, inherited", jdk(n, false));
-                print(r, "Processes.exec (" + loop.backendName() + "), 3 pipes", ourLoop(loop, n, piped));
-                print(r, "Processes.exec (" + loop.backendName() + "), inherited", ourLoop(loop, n, inherited));
+                if (only.isEmpty() || only.equals("jdk-pipes")) {
+                    print(r, "ProcessBuilder alone, 3 pipes", jdk(n, true));
+                }
+                if (only.isEmpty() || only.equals("jdk-inherited")) {
+                    print(r, "ProcessBuilder alone, inherited", jdk(n, false));
+                }
+                if (only.isEmpty() || only.equals("loop-pipes")) {
+                    print(r, "Processes.exec (" + loop.backendName() + "), 3 pipes", ourLoop(loop, n, piped));
+                }
+                if (only.isEmpty() || only.equals("loop-inherited")) {
+                    print(r, "Processes.exec (" + loop.backendName() + "), inherited", ourLoop(loop, n, inherited));
+                }
             }
         }
     }
