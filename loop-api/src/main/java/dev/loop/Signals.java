@@ -25,7 +25,7 @@ import sun.misc.SignalHandler;
  * }</pre>
  *
  * <p><b>Which signals.</b> {@code TERM}, {@code INT}, {@code HUP}, {@code USR1} and {@code USR2}
- * (with or without the {@code SIG} prefix). What the JVM (HotSpot on Linux, JDK 21 and 25, checked
+ * (with or without the {@code SIG} prefix). What the JVM (HotSpot on Linux, JDK 17 and 25, checked
  * by raising each) does with the others: it refuses {@code QUIT} (its thread dump, Ctrl-\),
  * {@code KILL} and {@code STOP} (no process can catch them), {@code SEGV}, {@code FPE} and
  * {@code ILL} (its own faults); started with {@code -Xrs} it refuses {@code TERM}, {@code INT} and
