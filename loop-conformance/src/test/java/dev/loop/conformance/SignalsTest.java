@@ -106,6 +106,28 @@ class SignalsTest {
     }
 
     @Test
+    void aHandlerThatThrowsReachesTheLoopsExceptionHandlerAndTheOthersStillRun() throws Exception {
+        try (Loop loop = Loops.open()) {
+            List<Throwable> reported = new CopyOnWriteArrayList<>();
+            loop.setExceptionHandler((l, message, error, source) -> reported.add(error));
+            Promise<Void> other = loop.newPromise();
+            Signals.SignalHandle bad = Signals.on(loop, "USR1", () -> {
+                throw new IllegalStateException("handler bug");
+            });
+            Signals.SignalHandle good = Signals.on(loop, "USR1", () -> other.tryComplete(null));
+            try {
+                Signal.raise(new Signal("USR1"));
+                run(loop, other);
+                assertEquals(1, reported.size(), reported.toString());
+                assertEquals("handler bug", reported.get(0).getMessage());
+            } finally {
+                bad.remove();
+                good.remove();
+            }
+        }
+    }
+
+    @Test
     void unsupportedSignalsAreRefusedByNameAndWhy() {
         try (Loop loop = Loops.open()) {
             IllegalArgumentException quit = assertThrows(IllegalArgumentException.class, () -> Signals.on(loop, "QUIT", () -> { }));

@@ -197,6 +197,24 @@ public class ProcessContract extends NetSuite {
     }
 
     @Test
+    void startingAChildFromAnotherThreadWhileTheLoopRunsIsRefused() throws Exception {
+        Loop loop = open();
+        java.util.concurrent.CompletableFuture<Throwable> seen = new java.util.concurrent.CompletableFuture<>();
+        loop.callSoon(() -> Thread.ofPlatform().start(() -> {
+            try {
+                Processes.exec(loop, "true").kill();
+                seen.complete(null);
+            } catch (Throwable t) {
+                seen.complete(t);
+            }
+        }));
+        awaitTrue(loop, "the other thread's attempt", seen::isDone);
+        Throwable t = seen.get();
+        assertInstanceOf(IllegalStateException.class, t, "a child started behind the running loop's back");
+        assertTrue(t.getMessage().contains("loop thread"), t.getMessage());
+    }
+
+    @Test
     void cancellingTheTaskThatAwaitsAChildKillsIt() throws Exception {
         Loop loop = open();
         ChildProcess p = Processes.exec(loop, "sleep", "30");
