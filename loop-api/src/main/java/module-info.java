@@ -5,10 +5,12 @@
  */
 module dev.loop {
     requires org.jctools.core;
+    requires jdk.unsupported; // sun.misc.Signal, for dev.loop.Signals
 
     exports dev.loop;
     exports dev.loop.sync;
     exports dev.loop.net;
+    exports dev.loop.process;
     exports dev.loop.spi;
     exports dev.loop.heap;
 

@@ -38,6 +38,7 @@ class LayeringTest {
     private static final String TLS = "dev.loop.net.tls";
     private static final String DGRAM = "dev.loop.net.dgram";
     private static final String NAMES = "dev.loop.net.names";
+    private static final String PROCESS = "dev.loop.process";
 
     /** Package, then the packages of this module it may use (besides itself and the JDK). */
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
@@ -53,13 +54,20 @@ class LayeringTest {
             Map.entry(STREAM, Set.of("dev.loop", "dev.loop.engine", "dev.loop.spi", NET, TRANSPORT, TLS)),
             Map.entry(DGRAM, Set.of("dev.loop", "dev.loop.spi", NET, TRANSPORT)),
             // host names reach connections only through the public Net.connect
-            Map.entry(NAMES, Set.of("dev.loop", NET)));
+            Map.entry(NAMES, Set.of("dev.loop", NET)),
+            // child processes: their pipes are transports under the stream layer's connections
+            Map.entry(PROCESS, Set.of("dev.loop", "dev.loop.spi", NET, TRANSPORT, STREAM)));
 
     /** The packages other modules may use: the public API and the SPI; internals are not exported. */
-    private static final Set<String> EXPORTED = Set.of("dev.loop", "dev.loop.sync", NET, "dev.loop.spi", "dev.loop.heap");
+    private static final Set<String> EXPORTED = Set.of("dev.loop", "dev.loop.sync", NET, PROCESS, "dev.loop.spi", "dev.loop.heap");
 
-    /** Libraries a package may use besides the JDK: only the engine's inbox needs one. */
-    private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools"));
+    /**
+     * Libraries a package may use besides the JDK's java and javax: the engine's inbox needs one, and
+     * {@code dev.loop.Signals} the one way a JVM lets a program handle signals ({@code sun.misc.Signal},
+     * module jdk.unsupported).
+     */
+    private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools"),
+            "dev.loop", Set.of("sun.misc"));
 
     @Test
     void everyPackageUsesOnlyThePackagesBelowIt() throws IOException {

@@ -4,6 +4,7 @@ import dev.loop.Async;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.examples.io.ServerHost;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
 import dev.loop.net.LimitExceededException;
@@ -24,7 +25,7 @@ import java.util.function.Consumer;
  * {@code echo-server [--port P] [--backend NAME] [--host H] [--prefix]}: sends back every byte it
  * receives (a push-style handler), or, with {@code --prefix}, answers each line with
  * {@code "Got: "} and the line (a task per connection, sequential code with ordinary
- * {@code try}/{@code catch}). Runs until interrupted (Ctrl-C).
+ * {@code try}/{@code catch}). Runs until SIGTERM or Ctrl-C, then stops accepting, closes and exits with 0.
  *
  * <p>Without {@code --backend} it uses {@code select}.
  */
@@ -44,10 +45,13 @@ public final class EchoServer {
         boolean prefix = Main.flag(args, "--prefix");
         try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
             Server server = start(loop, new InetSocketAddress(host, port), prefix);
-            out.println("echo server on " + server.localAddress() + ", backend " + loop.backendName()
-                    + (prefix ? ", answering lines with \"Got: \"" : ""));
+            String signal = ServerHost.runUntilSignal(loop, () -> {
+                out.println("echo server on " + server.localAddress() + ", backend " + loop.backendName()
+                        + (prefix ? ", answering lines with \"Got: \"" : ""));
+                out.flush();
+            }, server::close);
+            out.println("stopping on SIG" + signal);
             out.flush();
-            loop.runForever();
         }
         return 0;
     }

@@ -18,6 +18,7 @@ import java.util.Arrays;
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="http-server --port 8080 --dir ."
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="resp-server --port 6379"
  * mvn -B -q -pl loop-examples validate exec:exec -Dexample="tcp-proxy --listen 9000 --to localhost:8080"
+ * mvn -B -q -pl loop-examples validate exec:exec -Dexample="run --timeout-ms 5000 -- ls -l /"
  * </pre>
  */
 public final class Main {
@@ -44,6 +45,7 @@ public final class Main {
             case "resp-server" -> dev.loop.examples.resp.RespServer.run(rest, out, err);
             case "demo" -> Demo.run(rest, out, err);
             case "tcp-proxy" -> TcpProxy.run(rest, out, err);
+            case "run" -> RunCommand.run(rest, out, err);
             default -> {
                 err.println("usage: Main NAME [ARGS]; NAME is one of:");
                 err.println("  echo-server [--port P] [--backend NAME] [--prefix]   echo until interrupted");
@@ -58,6 +60,7 @@ public final class Main {
                 err.println("  http-server [--port P] [--backend B] [--loops N] [--dir D]   HTTP/1.1: /plaintext, /json, /echo, files");
                 err.println("  resp-server [--port P] [--backend B] [--loops N] [--timers T] the Redis protocol, for redis-cli");
                 err.println("  tcp-proxy --listen P --to HOST:PORT [--backend B] [--drain-ms MS]  by name, both ways, with backpressure");
+                err.println("  run [--timeout-ms N] [--backend B] -- COMMAND [ARGS]  a child's output streamed, its status ours");
                 yield "help".equals(name) ? 0 : 2;
             }
         };

@@ -4,6 +4,7 @@ import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.examples.io.ServerHost;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
 import dev.loop.net.ConnectionOptions;
@@ -14,8 +15,6 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code tcp-proxy --listen P --to HOST:PORT [--host H] [--backend NAME] [--drain-ms MS]}: accepts
@@ -72,34 +71,19 @@ public final class TcpProxy {
         Duration drain = Duration.ofMillis(Long.parseLong(Main.option(args, "--drain-ms", String.valueOf(DEFAULT_DRAIN.toMillis()))));
         String backend = Main.option(args, "--backend", null);
         LoopOptions options = backend == null ? LoopOptions.defaults() : LoopOptions.defaults().withBackend(backend);
-        CountDownLatch closed = new CountDownLatch(1);
         try (Loop loop = Loops.open(options)) {
             TcpProxy proxy = start(loop, listen, host, port);
-            stopOnExit(loop, proxy, drain, closed);
-            out.println("tcp-proxy on " + proxy.address() + " to " + host + ":" + port + ", backend " + loop.backendName());
+            String signal = ServerHost.runUntilSignal(loop, () -> {
+                out.println("tcp-proxy on " + proxy.address() + " to " + host + ":" + port + ", backend "
+                        + loop.backendName());
+                out.flush();
+            }, () -> { });
+            out.println("stopping on SIG" + signal + ": open connections get " + drain.toMillis() + " ms to finish");
             out.flush();
-            loop.runForever();
+            loop.runUntilComplete(proxy.shutdown(drain));
             out.println(proxy.summary());
-        } finally {
-            closed.countDown();
         }
         return 0;
-    }
-
-    /**
-     * The one place that decides when to stop: a JVM shutdown hook (Ctrl-C, SIGTERM) asks the loop
-     * for a graceful shutdown, which stops the loop once every connection closed, and waits for the
-     * loop to be closed (at most the drain time and a little).
-     */
-    private static void stopOnExit(Loop loop, TcpProxy proxy, Duration drain, CountDownLatch closed) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                loop.callSoon(() -> proxy.shutdown(drain).onDone(f -> loop.stop()));
-                closed.await(drain.plus(Server.SHUTDOWN_FLUSH_LIMIT).toMillis() + 1000, TimeUnit.MILLISECONDS);
-            } catch (RuntimeException | InterruptedException alreadyClosed) {
-                // nothing left to stop
-            }
-        }, "tcp-proxy-stop"));
     }
 
     private void accept(Connection client) {

@@ -3,6 +3,7 @@ package dev.loop.examples;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.examples.io.ServerHost;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
 import dev.loop.net.Net;
@@ -29,7 +30,7 @@ import java.util.Locale;
  * </pre>
  *
  * <p>With {@code --http} it answers HTTP/1.1 requests instead (ALPN {@code http/1.1}, keep-alive):
- * a minimal HTTPS endpoint. Runs until interrupted.
+ * a minimal HTTPS endpoint. Runs until SIGTERM or Ctrl-C.
  */
 public final class TlsEchoServer {
     /** Longest request line or header in {@code --http} mode. */
@@ -57,13 +58,17 @@ public final class TlsEchoServer {
         }
         TlsOptions tls = TlsOptions.of(TlsContexts.fromPem(Path.of(cert), Path.of(key)));
         LoopOptions options = backend == null ? LoopOptions.defaults() : LoopOptions.defaults().withBackend(backend);
+        String caFile = cert;
         try (Loop loop = Loops.open(options)) {
             Server server = start(loop, new InetSocketAddress(host, port), tls, http);
-            out.println("TLS " + (http ? "HTTPS" : "echo") + " server on " + server.localAddress() + ", backend "
-                    + loop.backendName() + "; try: openssl s_client -connect " + host.getHostAddress() + ":"
-                    + server.localAddress().getPort() + " -CAfile " + cert);
+            String signal = ServerHost.runUntilSignal(loop, () -> {
+                out.println("TLS " + (http ? "HTTPS" : "echo") + " server on " + server.localAddress() + ", backend "
+                        + loop.backendName() + "; try: openssl s_client -connect " + host.getHostAddress() + ":"
+                        + server.localAddress().getPort() + " -CAfile " + caFile);
+                out.flush();
+            }, server::close);
+            out.println("stopping on SIG" + signal);
             out.flush();
-            loop.runForever();
         }
         return 0;
     }

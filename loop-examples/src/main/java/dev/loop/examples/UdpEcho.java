@@ -3,6 +3,7 @@ package dev.loop.examples;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.examples.io.ServerHost;
 import dev.loop.net.DatagramEndpoint;
 import dev.loop.net.Datagrams;
 import java.io.IOException;
@@ -25,9 +26,12 @@ public final class UdpEcho {
         InetAddress host = InetAddress.getByName(Main.option(args, "--host", "127.0.0.1"));
         try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
             DatagramEndpoint endpoint = start(loop, new InetSocketAddress(host, port));
-            out.println("udp echo on " + endpoint.localAddress() + ", backend " + loop.backendName());
+            String signal = ServerHost.runUntilSignal(loop, () -> {
+                out.println("udp echo on " + endpoint.localAddress() + ", backend " + loop.backendName());
+                out.flush();
+            }, endpoint::close);
+            out.println("stopping on SIG" + signal);
             out.flush();
-            loop.runForever();
         }
         return 0;
     }

@@ -3,20 +3,19 @@ package dev.loop.examples;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.examples.io.ServerHost;
 import dev.loop.net.Server;
 import dev.loop.net.Unix;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.UnixDomainSocketAddress;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code unix-echo [--path PATH] [--backend NAME] [--prefix] [--replace-stale]}: the echo server
  * of {@link EchoServer} on a Unix domain socket: every byte back, or with {@code --prefix} each
  * line answered with {@code "Got: "}. A stale socket file (left by a server that crashed) is
  * replaced only with {@code --replace-stale}; the file is removed when the server stops. Runs
- * until interrupted (Ctrl-C). Try it with {@code socat - UNIX-CONNECT:/tmp/loop-echo.sock}.
+ * until SIGTERM or Ctrl-C, then removes the file, closes and exits with 0. Try it with {@code socat - UNIX-CONNECT:/tmp/loop-echo.sock}.
  */
 public final class UnixEcho {
     private UnixEcho() {
@@ -27,24 +26,16 @@ public final class UnixEcho {
         String backend = Main.option(args, "--backend", "select");
         boolean prefix = Main.flag(args, "--prefix");
         Unix.Stale stale = Main.flag(args, "--replace-stale") ? Unix.Stale.REPLACE : Unix.Stale.FAIL;
-        CountDownLatch closed = new CountDownLatch(1);
         try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
             Server server = start(loop, path, prefix, stale);
-            // Ctrl-C: stop the loop and wait until it is closed, which removes the socket file
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    loop.callSoon(loop::stop);
-                    closed.await(5, TimeUnit.SECONDS);
-                } catch (RuntimeException | InterruptedException alreadyClosed) {
-                    // nothing left to stop
-                }
-            }));
-            out.println("unix echo on " + server.localSocketAddress() + ", backend " + loop.backendName()
-                    + (prefix ? ", answering lines with \"Got: \"" : ""));
+            // closing the listener removes the socket file; closing the loop closes the connections
+            String signal = ServerHost.runUntilSignal(loop, () -> {
+                out.println("unix echo on " + server.localSocketAddress() + ", backend " + loop.backendName()
+                        + (prefix ? ", answering lines with \"Got: \"" : ""));
+                out.flush();
+            }, server::close);
+            out.println("stopping on SIG" + signal);
             out.flush();
-            loop.runForever();
-        } finally {
-            closed.countDown();
         }
         return 0;
     }

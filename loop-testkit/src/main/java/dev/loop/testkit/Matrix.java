@@ -129,6 +129,15 @@ public final class Matrix {
         return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null));
     }
 
+    /**
+     * Backends that have sockets, once each, on the default timers and task mechanism: for the
+     * suite of child processes, whose pipes go through the stream layer and whose cost is the
+     * children's, not the timers'.
+     */
+    public static Stream<Cell> processes() {
+        return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null));
+    }
+
     /** Every available timer strategy, by name, for the suite on the {@code TimerQueue} SPI itself. */
     public static Stream<String> timerQueues() {
         return timers().stream();

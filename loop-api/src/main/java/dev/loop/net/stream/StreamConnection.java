@@ -137,6 +137,18 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     }
 
     /**
+     * Adopts a transport that is open already and has no socket under it (a pipe to a child
+     * process, dev.loop.process): the connection is open at once and owned by the loop.
+     */
+    public void opened(IoTransport t) {
+        transport = t;
+        t.attach(this);
+        state = OPEN;
+        net.add(this);
+        startIdleTimer();
+    }
+
+    /**
      * Adopts {@code t} over the accepted socket {@code s}, which must finish opening first (a TLS
      * handshake): the connection stays connecting, and the future completes once it is open.
      */

@@ -166,13 +166,17 @@ public final class HttpServer implements AutoCloseable {
             return 2;
         }
         try (HttpServer server = start(c)) {
+            server.host.stopOnSignals(); // before the banner: a signal sent once it is read finds the handlers
             out.println("http server on http://" + server.address().getHostString() + ":" + server.address().getPort()
                     + "/ (plaintext, json, echo" + (c.dir() == null ? "" : ", files from " + c.dir()
                     + " read " + (c.offload() ? "off the loop" : "on the loop")) + "), backend "
                     + server.backendName() + ", " + c.loops() + (c.loops() == 1 ? " loop" : " loops ("
                     + server.host.acceptMode() + ")") + ", " + c.style().name().toLowerCase() + " style");
             out.flush();
-            server.host.awaitClosed();
+            String signal = server.host.awaitSignalOrClose();
+            if (signal != null) {
+                out.println("stopping on SIG" + signal);
+            }
         }
         return 0;
     }

@@ -3,7 +3,9 @@ package dev.loop.examples.io;
 import dev.loop.Loop;
 import dev.loop.LoopGroup;
 import dev.loop.LoopOptions;
+import dev.loop.LoopFuture;
 import dev.loop.Loops;
+import dev.loop.Signals;
 import dev.loop.net.Connection;
 import dev.loop.net.GroupServer;
 import dev.loop.net.Net;
@@ -14,7 +16,13 @@ import java.net.InetSocketAddress;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +33,13 @@ import java.util.function.Consumer;
  * thread of its own; with more, {@link Net#listen(LoopGroup, InetSocketAddress, ServerOptions,
  * Consumer)} serves the port on all of them (SO_REUSEPORT where the kernel balances it, else one
  * acceptor dealing connections out).
+ *
+ * <p>Stopping on a signal is here, for every example server: {@link #awaitSignalOrClose()} for a
+ * host's own loops, {@link #runUntilSignal} for a server whose loop runs on the calling thread.
+ * Either way {@code SIGTERM} and {@code SIGINT} (Ctrl-C) stop accepting first (a Unix socket's
+ * file is removed with its listener), then close the loops, which closes every connection; the
+ * program then returns from {@code main} with status 0. A second signal during that stop reaches
+ * the JVM's own handler and ends the process at once.
  */
 public final class ServerHost implements AutoCloseable {
 
@@ -47,11 +62,20 @@ public final class ServerHost implements AutoCloseable {
     private final GroupServer groupServer;
     private final InetSocketAddress address;
     private final List<Loop> loops;
-    private final CountDownLatch closed = new CountDownLatch(1);
+    /** How long open connections get to finish after a stop signal, before they are closed. */
+    public static final Duration DRAIN = Duration.ofSeconds(10);
 
-    private ServerHost(Loop single, Thread singleThread, InetSocketAddress address, LoopGroup group,
-                       GroupServer groupServer) {
+    private final CountDownLatch closed = new CountDownLatch(1);
+    /** Counted down by a signal, by {@link #close()}, or by the single loop's thread ending. */
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final AtomicReference<String> signalled = new AtomicReference<>();
+    private List<Signals.SignalHandle> signalHandles; // guarded by this
+    private final Server singleServer; // the one loop's listener (null with a group)
+
+    private ServerHost(Loop single, Thread singleThread, Server singleServer, InetSocketAddress address,
+                       LoopGroup group, GroupServer groupServer) {
         this.single = single;
+        this.singleServer = singleServer;
         this.singleThread = singleThread;
         this.group = group;
         this.groupServer = groupServer;
@@ -79,14 +103,19 @@ public final class ServerHost implements AutoCloseable {
                 loop.close();
                 throw e;
             }
-            Thread t = Thread.ofPlatform().name(name + "-loop").start(() -> {
+            CountDownLatch[] ended = new CountDownLatch[1];
+            Thread t = Thread.ofPlatform().name(name + "-loop").unstarted(() -> {
                 try {
                     loop.runForever();
                 } finally {
                     loop.close();
+                    ended[0].countDown();
                 }
             });
-            return new ServerHost(loop, t, server.localAddress(), null, null);
+            ServerHost host = new ServerHost(loop, t, server, server.localAddress(), null, null);
+            ended[0] = host.stopRequested;
+            t.start();
+            return host;
         }
         LoopGroup group = LoopGroup.open(loops, loopOptions);
         try {
@@ -97,7 +126,7 @@ public final class ServerHost implements AutoCloseable {
             }
             // built before listen: the loops read the map only after listen hands them their part
             GroupServer gs = Net.listen(group, address, options, c -> perLoop.get(c.loop()).accept(c));
-            return new ServerHost(null, null, gs.localAddress(), group, gs);
+            return new ServerHost(null, null, null, gs.localAddress(), group, gs);
         } catch (IOException | RuntimeException e) {
             group.close();
             throw e;
@@ -133,9 +162,110 @@ public final class ServerHost implements AutoCloseable {
         }
     }
 
+    /**
+     * From now on {@code SIGTERM} and {@code SIGINT} close this server (see
+     * {@link #awaitSignalOrClose()}). Call it before saying the server is up, so that a signal sent
+     * by whoever read that line finds the handlers in place. Idempotent.
+     */
+    public synchronized void stopOnSignals() {
+        if (signalHandles != null) {
+            return;
+        }
+        Loop first = loops.get(0);
+        Signals.SignalHandle term = Signals.on(first, "TERM", () -> stopRequested("TERM"));
+        try {
+            signalHandles = List.of(term, Signals.on(first, "INT", () -> stopRequested("INT")));
+        } catch (RuntimeException e) {
+            term.remove();
+            throw e;
+        }
+    }
+
+    private void stopRequested(String why) {
+        signalled.compareAndSet(null, why);
+        stopRequested.countDown();
+    }
+
+    /**
+     * Blocks until {@code SIGTERM} or {@code SIGINT} arrives (or {@link #close()} is called from
+     * another thread, or the loop stops). After a signal the server stops accepting and gives open
+     * connections {@link #DRAIN} to finish ({@link Server#shutdown}); then it closes as
+     * {@link #close()} does.
+     *
+     * @return the signal's name ({@code "TERM"}, {@code "INT"}), or null if it was closed otherwise
+     */
+    public String awaitSignalOrClose() throws InterruptedException {
+        stopOnSignals();
+        stopRequested.await();
+        String why = signalled.get();
+        if (why != null) {
+            drain(DRAIN);
+        }
+        close();
+        return why;
+    }
+
+    /**
+     * Stops accepting and waits, at most {@code deadline} and the flush limit, for the open
+     * connections to finish: on every loop at once, the loops still running.
+     */
+    private void drain(Duration deadline) throws InterruptedException {
+        long waitMs = deadline.plus(Server.SHUTDOWN_FLUSH_LIMIT).toMillis() + 1000;
+        CompletableFuture<Void> done;
+        if (singleServer != null) {
+            done = new CompletableFuture<>();
+            try {
+                single.execute(() -> singleServer.shutdown(deadline).onDone(f -> done.complete(null)));
+            } catch (IllegalStateException loopClosed) {
+                return; // the loop ended by itself: nothing left to drain
+            }
+        } else {
+            done = groupServer.shutdown(deadline);
+        }
+        try {
+            done.get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // close() below closes whatever is left
+        }
+    }
+
+    /**
+     * Runs {@code loop} on the calling thread until {@code SIGTERM} or {@code SIGINT}, then runs
+     * {@code stopAccepting} on it (close the listener: no new connections, a Unix socket's file
+     * removed) and returns; the caller then closes the loop, which closes every connection.
+     *
+     * @param ready runs once the handlers are in place, before the loop: say the server is up here,
+     *              so a signal sent by whoever read that cannot come too early
+     * @return the signal's name, {@code "TERM"} or {@code "INT"}
+     */
+    public static String runUntilSignal(Loop loop, Runnable ready, Runnable stopAccepting) {
+        LoopFuture<String> signal = Signals.awaitTermination(loop);
+        ready.run();
+        String why = loop.runUntilComplete(signal);
+        stopAccepting.run();
+        return why;
+    }
+
+    /**
+     * As {@link #runUntilSignal(Loop, Runnable, Runnable)} for a TCP or Unix socket server: after
+     * the signal it stops accepting and gives open connections {@link #DRAIN} to finish
+     * ({@link Server#shutdown}) before it returns.
+     */
+    public static String runUntilSignal(Loop loop, Runnable ready, Server server) {
+        String why = runUntilSignal(loop, ready, () -> { });
+        loop.runUntilComplete(server.shutdown(DRAIN));
+        return why;
+    }
+
     /** Stops the loops, which closes every connection and the listening sockets. Idempotent. */
     @Override
     public void close() {
+        stopRequested.countDown();
+        synchronized (this) {
+            if (signalHandles != null) {
+                signalHandles.forEach(Signals.SignalHandle::remove);
+            }
+        }
         if (single != null) {
             if (!single.isClosed()) {
                 single.stop();

@@ -160,12 +160,16 @@ public final class RespServer implements AutoCloseable {
             return 2;
         }
         try (RespServer server = start(c)) {
+            server.host.stopOnSignals(); // before the banner: a signal sent once it is read finds the handlers
             out.println("resp server (Redis protocol) on " + server.address().getHostString() + ":"
                     + server.address().getPort() + ", backend " + server.backendName() + ", timers "
                     + server.dataLoop().timersName() + ", " + c.loops() + (c.loops() == 1 ? " loop"
                     : " loops (" + server.host.acceptMode() + "; keys on the first)"));
             out.flush();
-            server.host.awaitClosed();
+            String signal = server.host.awaitSignalOrClose();
+            if (signal != null) {
+                out.println("stopping on SIG" + signal);
+            }
         }
         return 0;
     }
