@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * How a file is answered, apart from sending its bytes: its validators ({@code ETag},
  * {@code Last-Modified}, RFC 9110 8.8), the preconditions a GET or HEAD may carry
- * ({@code If-None-Match}, {@code If-Modified-Since}, 13.1) and a byte range ({@code Range},
- * {@code If-Range}, 14). Thread-safe (stateless): it may run on the loop or on an offload thread.
+ * ({@code If-Match}, {@code If-Unmodified-Since}, {@code If-None-Match}, {@code If-Modified-Since},
+ * 13.1) and a byte range ({@code Range}, {@code If-Range}, 14). Thread-safe (stateless): it may run on the loop or on an offload thread.
  *
  * <p>What a client sends here costs work in proportion to its bytes and no more, which the head
  * limit bounds: a list of thousands of ranges or entity tags is walked once, without allocating,
@@ -26,16 +26,20 @@ final class FileResponse {
      * The fields that make a file's response conditional or partial, as the client sent them, each
      * null when absent or to be ignored. Taken from the input buffer while the head is still there.
      */
-    record Conditions(String ifNoneMatch, String ifModifiedSince, String range, String ifRange) {
-        static final Conditions NONE = new Conditions(null, null, null, null);
+    record Conditions(String ifMatch, String ifUnmodifiedSince, String ifNoneMatch, String ifModifiedSince,
+                      String range, String ifRange) {
+        static final Conditions NONE = new Conditions(null, null, null, null, null, null);
 
         static Conditions of(byte[] b, HttpRequest req) {
             boolean rangeValid = req.range.count == 1 && req.ifRange.count <= 1;
-            if (!req.ifNoneMatch.present() && !req.ifModifiedSince.present() && !rangeValid) {
+            if (!req.ifMatch.present() && !req.ifUnmodifiedSince.present() && !req.ifNoneMatch.present()
+                    && !req.ifModifiedSince.present() && !rangeValid) {
                 return NONE; // the common case: nothing to copy out of the buffer
             }
             // a repeated singleton field is invalid: ignored, and a repeated If-Range voids the Range
-            return new Conditions(req.ifNoneMatch.present() ? req.ifNoneMatch.text(b) : null,
+            return new Conditions(req.ifMatch.present() ? req.ifMatch.text(b) : null,
+                    req.ifUnmodifiedSince.count == 1 ? req.ifUnmodifiedSince.text(b) : null,
+                    req.ifNoneMatch.present() ? req.ifNoneMatch.text(b) : null,
                     req.ifModifiedSince.count == 1 ? req.ifModifiedSince.text(b) : null,
                     rangeValid ? req.range.text(b) : null,
                     rangeValid && req.ifRange.present() ? req.ifRange.text(b) : null);
@@ -43,8 +47,8 @@ final class FileResponse {
     }
 
     /**
-     * What to answer: {@code status} 200, 206, 304 or 416, and the bytes of the file that follow
-     * the head, {@code length} of them from {@code first} (none for 304 and 416).
+     * What to answer: {@code status} 200, 206, 304, 412 or 416, and the bytes of the file that
+     * follow the head, {@code length} of them from {@code first} (none for 304, 412 and 416).
      */
     record Selection(int status, long first, long length, long size, String etag, long lastModified) {
         /** Whether the file's bytes follow the head (for a GET). */
@@ -70,17 +74,27 @@ final class FileResponse {
         long now = Math.floorDiv(nowMillis, 1000);
         long modified = Math.min(Math.floorDiv(mtimeNanos, 1_000_000_000L), now); // never in the future (8.8.2.1)
         Selection whole = new Selection(200, 0, size, size, etag, modified);
+        if (c.ifMatch() != null) {
+            if (!matchHolds(c.ifMatch(), etag)) {
+                return new Selection(412, 0, 0, size, etag, modified);
+            }
+        } else if (c.ifUnmodifiedSince() != null) {
+            long since = HttpDate.parse(c.ifUnmodifiedSince(), now);
+            if (since != HttpDate.INVALID && modified > since) {
+                return new Selection(412, 0, 0, size, etag, modified); // an invalid date is ignored (13.1.4)
+            }
+        }
         if (c.ifNoneMatch() != null) {
             if (noneMatchFails(c.ifNoneMatch(), etag)) {
                 return new Selection(304, 0, 0, size, etag, modified);
             }
         } else if (c.ifModifiedSince() != null) {
-            long since = HttpDate.parse(c.ifModifiedSince().trim(), now);
+            long since = HttpDate.parse(c.ifModifiedSince(), now);
             if (since != HttpDate.INVALID && since <= now && modified <= since) {
                 return new Selection(304, 0, 0, size, etag, modified); // an invalid or future date is ignored
             }
         }
-        if (!get || c.range() == null || (c.ifRange() != null && !ifRangeHolds(c.ifRange().trim(), etag, modified, now))) {
+        if (!get || c.range() == null || (c.ifRange() != null && !ifRangeHolds(c.ifRange(), etag, modified, now))) {
             return whole;
         }
         return range(c.range(), whole);
@@ -96,6 +110,10 @@ final class FileResponse {
                 .append("\r\n");
         if (s.status() == 304) {
             Responses.headWithoutContent(out, date, 304, ascii(extra), connection);
+            return;
+        }
+        if (s.status() == 412) {
+            Responses.text(out, date, 412, ascii(extra), "precondition failed", withBody, connection);
             return;
         }
         if (s.status() == 416) {
@@ -121,6 +139,19 @@ final class FileResponse {
      * worst a client gets from one is the whole file.
      */
     static boolean noneMatchFails(String field, String etag) {
+        return listHolds(field, etag, false);
+    }
+
+    /**
+     * Whether {@code If-Match} holds: {@code *}, or a list holding our tag under strong comparison
+     * (13.1.1). A malformed list holds nothing: the client asked for a condition it did not get.
+     */
+    static boolean matchHolds(String field, String etag) {
+        return listHolds(field, etag, true);
+    }
+
+    /** Whether {@code field}, {@code "*"} or a well-formed list of entity tags, holds {@code etag}. */
+    private static boolean listHolds(String field, String etag, boolean strong) {
         int n = field.length();
         int i = skipOws(field, 0);
         if (i < n && field.charAt(i) == '*') {
@@ -133,14 +164,16 @@ final class FileResponse {
                 i++; // list separators, and the empty elements a recipient must accept (RFC 9110, 5.6.1)
                 continue;
             }
+            boolean weak = false;
             if (c == 'W' && i + 1 < n && field.charAt(i + 1) == '/') {
+                weak = true;
                 i += 2;
             }
             int close = opaqueTagEnd(field, i);
             if (close < 0) {
                 return false;
             }
-            if (close - i == etag.length() && field.regionMatches(i, etag, 0, etag.length())) {
+            if (!(strong && weak) && close - i == etag.length() && field.regionMatches(i, etag, 0, etag.length())) {
                 any = true; // the rest is still walked: a malformed list matches nothing
             }
             i = skipOws(field, close);

@@ -9,8 +9,7 @@ package dev.loop.examples.http;
  * then reads the request line and the headers in one pass over the array, without copying or
  * allocating. Headers the server does not use are validated and skipped; the few it does use
  * ({@code Host}, {@code Connection}, {@code Content-Length}, {@code Transfer-Encoding},
- * {@code Expect}, and for files {@code If-None-Match}, {@code If-Modified-Since}, {@code Range},
- * {@code If-Range}) are matched by length, then case-insensitively, byte by byte. The request
+ * {@code Expect}, and for files the conditional fields and {@code Range}) are matched by length, then case-insensitively, byte by byte. The request
  * target's form is told apart and checked by {@link RequestTarget}.
  */
 final class HttpParser {
@@ -30,6 +29,8 @@ final class HttpParser {
     private static final byte[] POST = ascii("POST");
     private static final byte[] OPTIONS = ascii("OPTIONS");
     private static final byte[] CONNECT = ascii("CONNECT");
+    private static final byte[] IF_MATCH = ascii("if-match");
+    private static final byte[] IF_UNMODIFIED_SINCE = ascii("if-unmodified-since");
     private static final byte[] IF_NONE_MATCH = ascii("if-none-match");
     private static final byte[] IF_MODIFIED_SINCE = ascii("if-modified-since");
     private static final byte[] RANGE = ascii("range");
@@ -62,9 +63,10 @@ final class HttpParser {
      * Parses the head at the start of {@code b[start, end)} into {@code req}.
      *
      * @return the index just past the head, or {@link #NEED_MORE} if it is not all there yet
-     * @throws HttpError for a malformed head, target or Host (400), an unsupported version (505), a too long request
-     *                   line (414), too many or too large headers (431), an expectation other than
-     *                   100-continue (417), a transfer coding other than chunked (501)
+     * @throws HttpError for a malformed head, target or Host (400), an unsupported version (505), a
+     *                   too long request line (414), too many or too large headers (431), an
+     *                   expectation other than 100-continue (417), a transfer coding other than
+     *                   chunked (501)
      */
     int parseHead(byte[] b, int start, int end, HttpRequest req) throws HttpError {
         req.reset();
@@ -242,6 +244,10 @@ final class HttpParser {
                     throw new HttpError(417, "only the expectation 100-continue is supported");
                 }
                 req.expectContinue = true;
+            } else if (nameLen == IF_MATCH.length && lowerEquals(b, at, IF_MATCH)) {
+                req.ifMatch.add(v, ve);
+            } else if (nameLen == IF_UNMODIFIED_SINCE.length && lowerEquals(b, at, IF_UNMODIFIED_SINCE)) {
+                req.ifUnmodifiedSince.add(v, ve);
             } else if (nameLen == IF_NONE_MATCH.length && lowerEquals(b, at, IF_NONE_MATCH)) {
                 req.ifNoneMatch.add(v, ve);
             } else if (nameLen == IF_MODIFIED_SINCE.length && lowerEquals(b, at, IF_MODIFIED_SINCE)) {

@@ -46,6 +46,8 @@ final class HttpRequest {
      * end)} of the buffer parsed, start -1 when absent; the count tells a repeated field (a list
      * field's lines combine; a repeated singleton is invalid and ignored).
      */
+    final Field ifMatch = new Field();
+    final Field ifUnmodifiedSince = new Field();
     final Field ifNoneMatch = new Field();
     final Field ifModifiedSince = new Field();
     final Field range = new Field();
@@ -120,6 +122,8 @@ final class HttpRequest {
         expectContinue = false;
         hasHost = false;
         headerCount = 0;
+        ifMatch.reset();
+        ifUnmodifiedSince.reset();
         ifNoneMatch.reset();
         ifModifiedSince.reset();
         range.reset();

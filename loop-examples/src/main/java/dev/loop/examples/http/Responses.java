@@ -40,6 +40,7 @@ final class Responses {
         status(405, "Method Not Allowed");
         status(408, "Request Timeout");
         status(413, "Content Too Large");
+        status(412, "Precondition Failed");
         status(414, "URI Too Long");
         status(416, "Range Not Satisfiable");
         status(417, "Expectation Failed");

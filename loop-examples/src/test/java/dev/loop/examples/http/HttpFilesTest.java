@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Files as RFC 9110 has them revalidated and fetched in part: {@code ETag}, {@code Last-Modified},
- * {@code If-None-Match}, {@code If-Modified-Since}, {@code Range}, {@code If-Range}, through the
+ * {@code If-Match}, {@code If-Unmodified-Since}, {@code If-None-Match}, {@code If-Modified-Since},
+ * {@code Range}, {@code If-Range}, through the
  * JDK's HttpClient and curl, with reads on the loop and offloaded, on every backend with sockets.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -88,7 +89,7 @@ class HttpFilesTest {
 
     @ParameterizedTest
     @MethodSource("dev.loop.testkit.Matrix#groups")
-    void validatorsAndPreconditionsGive304WhenTheClientHasTheFile(Cell cell) throws Exception {
+    void validatorsAndPreconditionsGive304Or412(Cell cell) throws Exception {
         Path www = www();
         for (boolean offload : new boolean[] {false, true}) {
             try (HttpServer server = start(cell, www, offload);
@@ -134,11 +135,30 @@ class HttpFilesTest {
                     {"If-Modified-Since", "Sun, 30 Feb 2020 03:04:05 GMT"},
                     {"If-Modified-Since", imf(ZonedDateTime.now(ZoneOffset.UTC).plusDays(2))}, // and future ones
                     {"If-Modified-Since", LAST_MODIFIED, "If-Modified-Since", LAST_MODIFIED}, // two: ignored
+                    {"If-Match", etag},
+                    {"If-Match", "\"other\", " + etag},
+                    {"If-Match", "*"},
+                    {"If-Unmodified-Since", LAST_MODIFIED},
+                    {"If-Unmodified-Since", "not a date"},
+                    {"If-Match", etag, "If-Unmodified-Since", "Thu, 02 Jan 2020 03:04:04 GMT"}, // If-Match decides
                 };
                 for (String[] h : modified) {
                     HttpResponse<byte[]> r = get(client, server, "GET", "/small.bin", h);
                     assertEquals(200, r.statusCode(), what + ": " + Arrays.toString(h));
                     assertArrayEquals(small, r.body());
+                }
+
+                String[][] failed = {
+                    {"If-Match", "\"other\""},
+                    {"If-Match", "W/" + etag},                  // If-Match compares strongly
+                    {"If-Match", etag + " garbage"},            // a malformed list holds nothing
+                    {"If-Match", "\"other\"", "If-None-Match", "\"x\""},
+                    {"If-Unmodified-Since", "Thu, 02 Jan 2020 03:04:04 GMT"},
+                };
+                for (String[] h : failed) {
+                    HttpResponse<byte[]> r = get(client, server, "GET", "/small.bin", h);
+                    assertEquals(412, r.statusCode(), what + ": " + Arrays.toString(h));
+                    assertEquals(etag, header(r, "ETag"));
                 }
 
                 Files.setLastModifiedTime(www.resolve("small.bin"), FileTime.from(MTIME.plusNanos(1)));
@@ -275,6 +295,12 @@ class HttpFilesTest {
             Result older = run(WAIT, "curl", "-sS", "-z", "Thu, 02 Jan 2020 03:04:04 GMT", "-o", "/dev/null",
                     "-w", "%{http_code}", base + "/small.bin");
             assertEquals("200", older.out(), older.toString());
+            // "-DATE" sends If-Unmodified-Since; curl reports a failed time condition as 304 itself, so the
+            // server's own status is read from the trace
+            Result unmodified = run(WAIT, "curl", "-sS", "-v", "-z", "-Thu, 02 Jan 2020 03:04:04 GMT", "-o",
+                    "/dev/null", base + "/small.bin");
+            assertTrue(unmodified.err().contains("> If-Unmodified-Since: Thu, 02 Jan 2020 03:04:04 GMT"), unmodified.err());
+            assertTrue(unmodified.err().contains("< HTTP/1.1 412 Precondition Failed"), unmodified.err());
 
             Result head = run(WAIT, "curl", "-sS", "-I", base + "/small.bin");
             String etag = head.out().lines().filter(l -> l.startsWith("ETag: ")).findFirst().orElseThrow().substring(6);
