@@ -31,19 +31,24 @@ final class FileStream {
     private final Runnable progress;
     private final Consumer<Throwable> failed;
     private final Runnable pump = this::pump;
+    private final long end;
     private long position;
 
     /**
+     * @param first     the first byte to send
+     * @param count     how many bytes to send from {@code first}
      * @param loopChunk a buffer the loop lends for on-loop reads (unused when reads are offloaded)
      * @param done      called once every byte was handed to the connection
      * @param progress  called after each chunk handed to the connection
      * @param failed    called if reading fails or the file shrinks; the response is then broken
      */
-    FileStream(Connection conn, StaticFiles.Opened file, boolean offload, ByteBuffer loopChunk, Runnable done,
-               Runnable progress, Consumer<Throwable> failed) {
+    FileStream(Connection conn, StaticFiles.Opened file, long first, long count, boolean offload, ByteBuffer loopChunk,
+               Runnable done, Runnable progress, Consumer<Throwable> failed) {
         this.loop = conn.loop();
         this.conn = conn;
         this.file = file;
+        this.position = first;
+        this.end = first + count;
         this.offload = offload;
         this.buf = offload ? ByteBuffer.allocate(CHUNK) : loopChunk;
         this.done = done;
@@ -57,7 +62,7 @@ final class FileStream {
 
     private void pump() {
         int budget = BYTES_PER_TURN;
-        while (position < file.size()) {
+        while (position < end) {
             if (!conn.isOpen()) {
                 file.close();
                 return;
@@ -98,13 +103,13 @@ final class FileStream {
 
     /** Reads the next chunk into {@code buf}; on the loop, or on an offload thread. */
     private int read() throws IOException {
-        buf.clear().limit((int) Math.min(CHUNK, file.size() - position));
+        buf.clear().limit((int) Math.min(CHUNK, end - position));
         return file.channel().read(buf, position);
     }
 
     private boolean send(int n) {
         if (n <= 0) {
-            fail(new EOFException("file shrank to " + position + " of " + file.size() + " bytes while being sent"));
+            fail(new EOFException("file shrank to " + position + " of " + end + " bytes while being sent"));
             return false;
         }
         if (!conn.isOpen()) {

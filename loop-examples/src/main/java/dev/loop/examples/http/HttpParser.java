@@ -9,7 +9,8 @@ package dev.loop.examples.http;
  * then reads the request line and the headers in one pass over the array, without copying or
  * allocating. Headers the server does not use are validated and skipped; the few it does use
  * ({@code Host}, {@code Connection}, {@code Content-Length}, {@code Transfer-Encoding},
- * {@code Expect}) are matched by length, then case-insensitively, byte by byte.
+ * {@code Expect}, and for files the conditional fields and {@code Range}) are matched by length, then case-insensitively, byte by byte. The request
+ * target's form is told apart and checked by {@link RequestTarget}.
  */
 final class HttpParser {
     static final int NEED_MORE = -1;
@@ -26,6 +27,14 @@ final class HttpParser {
     private static final byte[] GET = ascii("GET");
     private static final byte[] HEAD = ascii("HEAD");
     private static final byte[] POST = ascii("POST");
+    private static final byte[] OPTIONS = ascii("OPTIONS");
+    private static final byte[] CONNECT = ascii("CONNECT");
+    private static final byte[] IF_MATCH = ascii("if-match");
+    private static final byte[] IF_UNMODIFIED_SINCE = ascii("if-unmodified-since");
+    private static final byte[] IF_NONE_MATCH = ascii("if-none-match");
+    private static final byte[] IF_MODIFIED_SINCE = ascii("if-modified-since");
+    private static final byte[] RANGE = ascii("range");
+    private static final byte[] IF_RANGE = ascii("if-range");
 
     /** RFC 9110 tchar: the bytes allowed in a method or a header name. */
     private static final boolean[] TOKEN = new boolean[256];
@@ -54,9 +63,10 @@ final class HttpParser {
      * Parses the head at the start of {@code b[start, end)} into {@code req}.
      *
      * @return the index just past the head, or {@link #NEED_MORE} if it is not all there yet
-     * @throws HttpError for a malformed head (400), an unsupported version (505), a too long request
-     *                   line (414), too many or too large headers (431), an expectation other than
-     *                   100-continue (417), a transfer coding other than chunked (501)
+     * @throws HttpError for a malformed head, target or Host (400), an unsupported version (505), a
+     *                   too long request line (414), too many or too large headers (431), an
+     *                   expectation other than 100-continue (417), a transfer coding other than
+     *                   chunked (501)
      */
     int parseHead(byte[] b, int start, int end, HttpRequest req) throws HttpError {
         req.reset();
@@ -131,12 +141,10 @@ final class HttpParser {
         if (i == t || i >= stop || b[i] != ' ') {
             throw new HttpError(400, "malformed request target");
         }
-        if (b[t] != '/' && !(b[t] == '*' && i == t + 1)) {
-            throw new HttpError(400, "request target must be a path starting with '/'");
-        }
         req.targetStart = t;
         req.targetEnd = i;
-        req.version = version(b, i + 1, stop);
+        req.version = version(b, i + 1, stop); // first: an HTTP/2 preface ("PRI * HTTP/2.0") gets its 505
+        RequestTarget.parse(b, req);
         return lf + 1;
     }
 
@@ -147,16 +155,26 @@ final class HttpParser {
         if (regionEquals(b, from, to, HEAD)) {
             return HttpRequest.HEAD;
         }
-        return regionEquals(b, from, to, POST) ? HttpRequest.POST : HttpRequest.OTHER;
+        if (regionEquals(b, from, to, POST)) {
+            return HttpRequest.POST;
+        }
+        if (regionEquals(b, from, to, OPTIONS)) {
+            return HttpRequest.OPTIONS;
+        }
+        return regionEquals(b, from, to, CONNECT) ? HttpRequest.CONNECT : HttpRequest.OTHER;
     }
 
+    /**
+     * {@code HTTP/DIGIT.DIGIT} (RFC 9112, 2.3). Any HTTP/1.x from 1.1 on is taken as 1.1, the
+     * highest minor version this server knows (RFC 9110, 6.2); another major version is 505.
+     */
     private static int version(byte[] b, int from, int to) throws HttpError {
         if (to - from == 8 && b[from] == 'H' && b[from + 1] == 'T' && b[from + 2] == 'T' && b[from + 3] == 'P'
                 && b[from + 4] == '/' && isDigit(b[from + 5]) && b[from + 6] == '.' && isDigit(b[from + 7])) {
             int major = b[from + 5] - '0';
             int minor = b[from + 7] - '0';
-            if (major == 1 && minor <= 1) {
-                return 10 + minor;
+            if (major == 1) {
+                return minor == 0 ? 10 : 11;
             }
             throw new HttpError(505, "HTTP/" + major + "." + minor + " is not supported; use HTTP/1.1");
         }
@@ -205,6 +223,9 @@ final class HttpParser {
                 if (req.hasHost) {
                     throw new HttpError(400, "more than one Host header");
                 }
+                if (!Authority.isHostAndPort(b, v, ve)) {
+                    throw new HttpError(400, "invalid Host header: not a host with an optional port");
+                }
                 req.hasHost = true;
             } else if (nameLen == CONNECTION.length && lowerEquals(b, at, CONNECTION)) {
                 close |= hasToken(b, v, ve, CLOSE);
@@ -223,6 +244,18 @@ final class HttpParser {
                     throw new HttpError(417, "only the expectation 100-continue is supported");
                 }
                 req.expectContinue = true;
+            } else if (nameLen == IF_MATCH.length && lowerEquals(b, at, IF_MATCH)) {
+                req.ifMatch.add(v, ve);
+            } else if (nameLen == IF_UNMODIFIED_SINCE.length && lowerEquals(b, at, IF_UNMODIFIED_SINCE)) {
+                req.ifUnmodifiedSince.add(v, ve);
+            } else if (nameLen == IF_NONE_MATCH.length && lowerEquals(b, at, IF_NONE_MATCH)) {
+                req.ifNoneMatch.add(v, ve);
+            } else if (nameLen == IF_MODIFIED_SINCE.length && lowerEquals(b, at, IF_MODIFIED_SINCE)) {
+                req.ifModifiedSince.add(v, ve);
+            } else if (nameLen == RANGE.length && lowerEquals(b, at, RANGE)) {
+                req.range.add(v, ve);
+            } else if (nameLen == IF_RANGE.length && lowerEquals(b, at, IF_RANGE)) {
+                req.ifRange.add(v, ve);
             }
             at = lf + 1;
         }
@@ -235,7 +268,8 @@ final class HttpParser {
         if (req.version == 11 && !req.hasHost) {
             throw new HttpError(400, "missing Host header");
         }
-        req.keepAlive = !close && (req.version == 11 || keepAlive);
+        // a CONNECT is refused (this server is no proxy); what the client sends next may be a tunnel's bytes
+        req.keepAlive = !close && (req.version == 11 || keepAlive) && req.method != HttpRequest.CONNECT;
     }
 
     private static long contentLength(byte[] b, int v, int ve) throws HttpError {
@@ -279,6 +313,11 @@ final class HttpParser {
             }
         }
         return false;
+    }
+
+    /** Whether {@code c} is an RFC 9110 tchar, allowed in a method or a field name. */
+    static boolean isToken(byte c) {
+        return TOKEN[c & 0xff];
     }
 
     static int indexOf(byte[] b, int from, int to, char c) {

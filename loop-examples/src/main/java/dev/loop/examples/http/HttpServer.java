@@ -17,10 +17,13 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code http-server}: an HTTP/1.1 server on one loop or a loop group. Thread-safe.
  *
  * <p>It answers {@code GET /plaintext} and {@code GET /json} as the TechEmpower benchmarks define
- * them, echoes {@code POST /echo}, and with {@code --dir} serves files from a directory. Keep-alive,
- * pipelining (answers in order, a batch in one write), {@code Content-Length} and chunked bodies,
- * {@code Expect: 100-continue}, limits on every part of a request ({@link HttpLimits}) with a
- * 400/413/414/431 and a closed connection past them, and an idle timeout.
+ * them, echoes {@code POST /echo}, and with {@code --dir} serves files from a directory, with
+ * validators, conditional requests and single byte ranges ({@link FileResponse}). Keep-alive,
+ * pipelining (answers in order, a batch in one write), {@code Content-Length} and chunked bodies
+ * (trailers checked as header lines), {@code Expect: 100-continue}, every request target form
+ * ({@link RequestTarget}), {@code Host} checked against RFC 3986 ({@link Authority}), HTTP/1.x
+ * minor versions above 1 served as 1.1, limits on every part of a request ({@link HttpLimits})
+ * with a 400/413/414/431 and a closed connection past them, and an idle timeout.
  */
 public final class HttpServer implements AutoCloseable {
     /** How a connection reads: push (a handler gets every chunk) or task (one task per connection). */

@@ -16,6 +16,7 @@ final class Responses {
     static final byte[] HELLO = ascii("Hello, World!");
     static final byte[] ALLOW_GET = ascii("Allow: GET, HEAD\r\n");
     static final byte[] ALLOW_POST = ascii("Allow: POST\r\n");
+    static final byte[] ALLOW_ALL = ascii("Allow: GET, HEAD, POST, OPTIONS\r\n");
 
     private static final byte[] SERVER = ascii("Server: loop\r\n");
     private static final byte[] CONTENT_TYPE = ascii("Content-Type: ");
@@ -23,18 +24,25 @@ final class Responses {
     private static final byte[] CLOSE = ascii("\r\nConnection: close");
     private static final byte[] KEEP_ALIVE = ascii("\r\nConnection: keep-alive");
     private static final byte[] END = ascii("\r\n\r\n");
+    private static final byte[] CLOSE_LINE = ascii("Connection: close\r\n");
+    private static final byte[] KEEP_ALIVE_LINE = ascii("Connection: keep-alive\r\n");
+    private static final byte[] CRLF = ascii("\r\n");
     private static final byte[] MESSAGE_KEY = ascii("{\"message\":");
     private static final byte[][] STATUS = new byte[600][];
 
     static {
         status(200, "OK");
+        status(206, "Partial Content");
+        status(304, "Not Modified");
         status(400, "Bad Request");
         status(403, "Forbidden");
         status(404, "Not Found");
         status(405, "Method Not Allowed");
         status(408, "Request Timeout");
         status(413, "Content Too Large");
+        status(412, "Precondition Failed");
         status(414, "URI Too Long");
+        status(416, "Range Not Satisfiable");
         status(417, "Expectation Failed");
         status(431, "Request Header Fields Too Large");
         status(500, "Internal Server Error");
@@ -71,6 +79,23 @@ final class Responses {
             out.put(KEEP_ALIVE);
         }
         out.put(END);
+    }
+
+    /**
+     * A response head without content and without content metadata, as a 304 is sent (RFC 9110,
+     * 15.4.5): status line, {@code Server}, {@code Date}, the {@code extra} lines, {@code Connection}.
+     */
+    static void headWithoutContent(OutputBuffer out, HttpDate date, int status, byte[] extra, int connection) {
+        out.put(STATUS[status]).put(SERVER).put(date.line());
+        if (extra != null) {
+            out.put(extra);
+        }
+        if (connection < 0) {
+            out.put(CLOSE_LINE);
+        } else if (connection > 0) {
+            out.put(KEEP_ALIVE_LINE);
+        }
+        out.put(CRLF);
     }
 
     /** The TechEmpower plaintext response. */

@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What the server answers: {@code GET /plaintext} and {@code GET /json} as TechEmpower defines
- * them, {@code POST /echo} (the request body back), and files from the served directory. Not
+ * them, {@code POST /echo} (the request body back), files from the served directory (conditional
+ * and ranged as {@link FileResponse} decides), {@code OPTIONS *}, and a 405 to CONNECT. Not
  * thread-safe: one per connection.
  *
  * <p>The route is picked from the target's bytes while the head is still in the input buffer, so
@@ -19,6 +20,8 @@ final class Routes {
     private static final int ECHO = 3;
     private static final int FILE = 4;
     private static final int NOT_FOUND = 5;
+    private static final int SERVER_OPTIONS = 6;
+    private static final int PROXY = 7;
 
     private static final byte[] PLAINTEXT_PATH = Responses.ascii("/plaintext");
     private static final byte[] JSON_PATH = Responses.ascii("/json");
@@ -29,29 +32,44 @@ final class Routes {
     private final HttpLoopState shared;
     private int route;
     private String filePath;
+    private FileResponse.Conditions conditions;
 
     Routes(HttpConnection owner, HttpLoopState shared) {
         this.owner = owner;
         this.shared = shared;
     }
 
-    /** Picks the route of the request whose target is {@code b[req.targetStart, req.targetEnd)}. */
+    /**
+     * Picks the route of the request whose path is {@code b[req.pathStart, req.pathEnd)}, while
+     * its head is still in {@code b}.
+     */
     void route(byte[] b, HttpRequest req) {
-        int end = HttpParser.indexOf(b, req.targetStart, req.targetEnd, '?');
-        if (end < 0) {
-            end = req.targetEnd;
-        }
-        int start = req.targetStart;
         filePath = null;
+        conditions = null;
+        if (req.targetForm == HttpRequest.ASTERISK_FORM) {
+            route = SERVER_OPTIONS;
+            return;
+        }
+        if (req.targetForm == HttpRequest.AUTHORITY_FORM) {
+            route = PROXY;
+            return;
+        }
+        int start = req.pathStart;
+        int end = HttpParser.indexOf(b, start, req.pathEnd, '?');
+        if (end < 0) {
+            end = req.pathEnd;
+        }
         if (is(b, start, end, PLAINTEXT_PATH)) {
             route = PLAINTEXT;
         } else if (is(b, start, end, JSON_PATH)) {
             route = JSON;
         } else if (is(b, start, end, ECHO_PATH)) {
             route = ECHO;
-        } else if (shared.files != null && b[start] == '/') {
+        } else if (shared.files != null) {
             route = FILE;
-            filePath = new String(b, start, end - start, StandardCharsets.ISO_8859_1); // the parser let only ASCII through
+            // an absolute-form target may have no path at all (http://host): that is "/" (RFC 9110, 4.2.3)
+            filePath = start == end ? "/" : new String(b, start, end - start, StandardCharsets.ISO_8859_1);
+            conditions = FileResponse.Conditions.of(b, req);
         } else {
             route = NOT_FOUND;
         }
@@ -93,74 +111,100 @@ final class Routes {
                 }
             }
             case FILE -> {
+                boolean get = req.method == HttpRequest.GET;
                 if (!getOrHead) {
                     Responses.text(out, date, 405, Responses.ALLOW_GET, "use GET or HEAD", withBody, connection);
                 } else if (shared.files.offload()) {
-                    offloadFile(out, withBody, connection);
+                    offloadFile(out, get, connection);
                     return;
-                } else if (fileOnLoop(out, withBody, connection)) {
+                } else if (fileOnLoop(out, get, connection)) {
                     return;
                 }
             }
+            case SERVER_OPTIONS -> Responses.head(out, date, 200, Responses.ALLOW_ALL, Responses.TEXT_UTF8, 0, connection);
+            case PROXY -> Responses.text(out, date, 405, Responses.ALLOW_ALL, "CONNECT is not supported: this server"
+                    + " is not a proxy", withBody, connection);
             default -> Responses.text(out, date, 404, null, "no such resource", withBody, connection);
         }
         owner.responseDone();
     }
 
     /**
-     * Opens and reads the file on the loop: a small one straight into {@code out}; a large one is
-     * streamed after everything before it was written. True if the response continues later.
+     * Opens and reads the file on the loop: a small one (or a small range of one) straight into
+     * {@code out}; a large one is streamed after everything before it was written. True if the
+     * response continues later.
      */
-    private boolean fileOnLoop(OutputBuffer out, boolean withBody, int connection) {
+    private boolean fileOnLoop(OutputBuffer out, boolean get, int connection) {
         StaticFiles.Opened f;
         try {
-            f = shared.files.open(filePath, false);
+            f = shared.files.open(filePath);
         } catch (HttpError e) {
-            Responses.text(out, shared.date, e.status, null, e.getMessage(), withBody, connection);
+            Responses.text(out, shared.date, e.status, null, e.getMessage(), get, connection);
             return false;
         } catch (IOException e) {
-            Responses.text(out, shared.date, 500, null, "cannot read the file", withBody, connection);
+            Responses.text(out, shared.date, 500, null, "cannot read the file", get, connection);
             return false;
         }
+        FileResponse.Selection s = FileResponse.select(conditions, get, f.size(), f.mtimeNanos(),
+                System.currentTimeMillis());
         int mark = out.size();
-        Responses.head(out, shared.date, 200, null, f.type(), f.size(), connection);
-        if (!withBody) {
+        FileResponse.head(out, shared.date, s, f.type(), get, connection);
+        if (!get || !s.sendsFile()) {
             f.close();
             return false;
         }
-        if (f.size() <= StaticFiles.SMALL_FILE) {
+        if (s.length() <= StaticFiles.SMALL_FILE) {
             try {
-                int n = (int) f.size();
+                int n = (int) s.length();
                 ByteBuffer room = out.room(n);
                 int base = room.position();
                 while (room.hasRemaining()) {
-                    if (f.channel().read(room, room.position() - base) < 0) {
+                    if (f.channel().read(room, s.first() + room.position() - base) < 0) {
                         throw new IOException("file shrank while being read");
                     }
                 }
                 out.advance(n);
             } catch (IOException e) {
                 out.truncate(mark);
-                Responses.text(out, shared.date, 500, null, "cannot read the file", withBody, connection);
+                Responses.text(out, shared.date, 500, null, "cannot read the file", get, connection);
             } finally {
                 f.close();
             }
             return false;
         }
-        stream(out, f, false);
+        stream(out, f, s, false);
         return true;
     }
 
-    /** Opens (and reads, when small) the file on a virtual thread; answers when that is done. */
-    private void offloadFile(OutputBuffer out, boolean withBody, int connection) {
+    /** What an offloaded open found: the file, what to answer, and the bytes when they were read at once. */
+    private record Prepared(StaticFiles.Opened file, FileResponse.Selection selection, byte[] contents) {
+    }
+
+    /**
+     * Opens the file on a virtual thread, decides the answer there and reads the bytes when they
+     * are few; answers on the loop when that is done.
+     */
+    private void offloadFile(OutputBuffer out, boolean get, int connection) {
         owner.flush(out); // the answers before this one go first
         owner.responsePending();
         String path = filePath;
-        shared.loop.offload(() -> shared.files.open(path, withBody)).onDone(result -> {
+        FileResponse.Conditions c = conditions;
+        shared.loop.offload(() -> {
+            StaticFiles.Opened f = shared.files.open(path);
+            FileResponse.Selection s = FileResponse.select(c, get, f.size(), f.mtimeNanos(), System.currentTimeMillis());
+            if (!get || !s.sendsFile()) {
+                f.close();
+                return new Prepared(f, s, null);
+            }
+            if (s.length() <= StaticFiles.SMALL_FILE) {
+                return new Prepared(f, s, f.readAndClose(s.first(), (int) s.length()));
+            }
+            return new Prepared(f, s, null);
+        }).onDone(result -> {
             OutputBuffer o = shared.out;
             if (!owner.connection().isOpen()) {
                 if (result.isSuccess()) {
-                    result.result().close();
+                    result.result().file().close();
                 }
                 return;
             }
@@ -168,29 +212,27 @@ final class Routes {
                 Throwable e = result.exception();
                 int status = e instanceof HttpError h ? h.status : 500;
                 Responses.text(o, shared.date, status, null, e instanceof HttpError ? e.getMessage()
-                        : "cannot read the file", withBody, connection);
+                        : "cannot read the file", get, connection);
                 owner.responseDone();
                 return;
             }
-            StaticFiles.Opened f = result.result();
-            Responses.head(o, shared.date, 200, null, f.type(), f.size(), connection);
-            if (!withBody) {
-                f.close();
-            } else if (f.contents() != null) {
-                o.put(f.contents());
-            } else {
-                stream(o, f, true);
+            Prepared p = result.result();
+            FileResponse.head(o, shared.date, p.selection(), p.file().type(), get, connection);
+            if (p.contents() != null) {
+                o.put(p.contents());
+            } else if (get && p.selection().sendsFile()) {
+                stream(o, p.file(), p.selection(), true);
                 return;
             }
             owner.responseDone();
         });
     }
 
-    private void stream(OutputBuffer out, StaticFiles.Opened f, boolean offload) {
+    private void stream(OutputBuffer out, StaticFiles.Opened f, FileResponse.Selection s, boolean offload) {
         owner.flush(out); // the head, and any answers before it, go before the file's bytes
         owner.responsePending();
-        new FileStream(owner.connection(), f, offload, shared.chunk(), owner::responseDone, owner::touch,
-                owner::responseFailed).start();
+        new FileStream(owner.connection(), f, s.first(), s.length(), offload, shared.chunk(), owner::responseDone,
+                owner::touch, owner::responseFailed).start();
     }
 
     private static boolean is(byte[] b, int start, int end, byte[] path) {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Files served from one directory. Thread-safe (immutable): {@link #open} may run on the loop or,
@@ -24,7 +25,7 @@ import java.util.Map;
  * is served only if its real path (symbolic links followed) is still inside the directory.
  */
 final class StaticFiles {
-    /** Files up to this size are read whole into the response; larger ones are streamed in chunks. */
+    /** Files (or ranges of them) up to this size are read whole into the response; larger ones are streamed. */
     static final int SMALL_FILE = 64 * 1024;
 
     private static final byte[] OCTET_STREAM = Responses.ascii("application/octet-stream");
@@ -71,14 +72,31 @@ final class StaticFiles {
     /**
      * A file opened for sending.
      *
-     * @param contents the whole file when it was read at once ({@code readSmall} and small), else null
+     * @param size       its length when opened: what is sent, whatever the file becomes meanwhile
+     * @param mtimeNanos its modification time, nanoseconds since the epoch: with the size, its validators
      */
-    record Opened(FileChannel channel, long size, byte[] type, byte[] contents) {
+    record Opened(FileChannel channel, long size, long mtimeNanos, byte[] type) {
         void close() {
             try {
                 channel.close();
             } catch (IOException e) {
                 // nothing was written through it: closing a read-only channel loses nothing
+            }
+        }
+
+        /** Reads {@code length} bytes from {@code first} whole, then closes. Blocks on the file system. */
+        byte[] readAndClose(long first, int length) throws IOException {
+            try {
+                byte[] contents = new byte[length];
+                ByteBuffer b = ByteBuffer.wrap(contents);
+                while (b.hasRemaining()) {
+                    if (channel.read(b, first + b.position()) < 0) {
+                        throw new IOException("file shrank while being read");
+                    }
+                }
+                return contents;
+            } finally {
+                close();
             }
         }
     }
@@ -87,12 +105,10 @@ final class StaticFiles {
      * Opens the file that {@code rawPath} (the request target's path, still percent-encoded) names.
      * Blocks on the file system.
      *
-     * @param readSmall read a file of at most {@link #SMALL_FILE} bytes whole into
-     *                  {@link Opened#contents()} (and close it)
      * @throws HttpError 400 for a malformed path, 403 for one that leaves the directory or cannot
      *                   be read, 404 when there is no such file
      */
-    Opened open(String rawPath, boolean readSmall) throws HttpError, IOException {
+    Opened open(String rawPath) throws HttpError, IOException {
         Path file = resolve(rawPath);
         FileChannel ch;
         try {
@@ -103,20 +119,10 @@ final class StaticFiles {
             throw new HttpError(403, "file not readable");
         }
         try {
-            long size = ch.size();
-            byte[] type = type(file);
-            if (!readSmall || size > SMALL_FILE) {
-                return new Opened(ch, size, type, null);
-            }
-            byte[] contents = new byte[(int) size];
-            ByteBuffer b = ByteBuffer.wrap(contents);
-            while (b.hasRemaining()) {
-                if (ch.read(b, b.position()) < 0) {
-                    throw new IOException("file " + file + " shrank while being read");
-                }
-            }
-            ch.close();
-            return new Opened(ch, size, type, contents);
+            // the time is the path's, read after the open: a file replaced between the two is
+            // sent as opened under a newer time, which a cache revalidates, never the reverse
+            long mtime = Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS);
+            return new Opened(ch, ch.size(), mtime, type(file));
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;

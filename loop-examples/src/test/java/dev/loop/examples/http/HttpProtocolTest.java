@@ -52,7 +52,31 @@ class HttpProtocolTest {
             new Refused("not HTTP", "GARBAGE\r\n\r\n", 400),
             new Refused("no Host in HTTP/1.1", "GET /plaintext HTTP/1.1\r\n\r\n", 400),
             new Refused("HTTP/2.0 in text", "GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
-            new Refused("absolute target", "GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("HTTP/3.0", "GET /plaintext HTTP/3.0\r\nHost: x\r\n\r\n", 505),
+            new Refused("HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
+            new Refused("two-digit minor version", "GET /plaintext HTTP/1.10\r\nHost: x\r\n\r\n", 400),
+            new Refused("version without minor", "GET /plaintext HTTP/1\r\nHost: x\r\n\r\n", 400),
+            new Refused("lower-case version", "GET /plaintext http/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("Host with a space", "GET /plaintext HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+            new Refused("Host with a port not digits", "GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1:abc\r\n\r\n", 400),
+            new Refused("Host with userinfo", "GET /plaintext HTTP/1.1\r\nHost: user@host\r\n\r\n", 400),
+            new Refused("Host with two ports", "GET /plaintext HTTP/1.1\r\nHost: host:80:81\r\n\r\n", 400),
+            new Refused("Host with a broken IPv6 literal", "GET /plaintext HTTP/1.1\r\nHost: [::1:8080\r\n\r\n", 400),
+            new Refused("Host with an IPv6 literal of nine groups", "GET /plaintext HTTP/1.1\r\nHost: [1:2:3:4:5:6:7:8:9]\r\n\r\n",
+                    400),
+            new Refused("Host with a bad percent-encoding", "GET /plaintext HTTP/1.1\r\nHost: a%zz\r\n\r\n", 400),
+            new Refused("two Host headers", "GET /plaintext HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", 400),
+            new Refused("absolute target without Host", "GET http://x/plaintext HTTP/1.1\r\n\r\n", 400),
+            new Refused("absolute target with userinfo", "GET http://u:p@x/plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("absolute target with an empty host", "GET http:///plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("absolute target with a bad port", "GET http://x:8o/plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("absolute target, scheme not http", "GET ftp://x/plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("relative target", "GET plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("asterisk with GET", "GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("authority form with GET", "GET x:80 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("CONNECT with a path", "CONNECT /plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("CONNECT without a port", "CONNECT x HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("CONNECT with an empty port", "CONNECT x: HTTP/1.1\r\nHost: x\r\n\r\n", 400),
             new Refused("space before colon", "GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400),
             new Refused("folded header", "GET / HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n  2\r\n\r\n", 400),
             new Refused("control character in a value", "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n", 400),
@@ -72,7 +96,21 @@ class HttpProtocolTest {
             new Refused("bad chunk size", "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
             new Refused("chunk longer than its size", "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "2\r\nabc\r\n0\r\n\r\n", 400),
+            new Refused("trailer line without a colon, then a request", chunkedEcho("bad trailer\r\n\r\n")
+                    + "GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("request where the trailers' blank line belongs", chunkedEcho("")
+                    + "GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            new Refused("space before a trailer's colon", chunkedEcho("X-T : 1\r\n\r\n"), 400),
+            new Refused("folded trailer", chunkedEcho("X-T: 1\r\n 2\r\n\r\n"), 400),
+            new Refused("control character in a trailer", chunkedEcho("X-T: a\u0001b\r\n\r\n"), 400),
+            new Refused("CR without LF in a trailer", chunkedEcho("X-T: a\rb\r\n\r\n"), 400),
+            new Refused("too many trailers", chunkedEcho("X-T: 1\r\n".repeat(101) + "\r\n"), 431),
             new Refused("unknown expectation", "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\na", 417));
+
+    /** A chunked POST whose trailer section is {@code trailers} (ending with its blank line, or not). */
+    private static String chunkedEcho(String trailers) {
+        return "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n" + trailers;
+    }
 
     static List<Object[]> refusals() {
         return dev.loop.testkit.Matrix.groups().flatMap(c -> REFUSED.stream().map(r -> new Object[] {c, r})).toList();
@@ -90,6 +128,66 @@ class HttpProtocolTest {
             assertEquals("close", resp.header("Connection"), r.what());
             assertTrue(resp.text().startsWith(r.status() + " "), resp.text());
             assertNull(RawHttp.read(in), r.what() + ": nothing may follow the refusal");
+        }
+    }
+
+    /**
+     * What RFC 9112 and 9110 say a server accepts, pipelined on one connection: the absolute form
+     * (its authority replacing Host), every shape the Host grammar allows, later HTTP/1.x minor
+     * versions answered as 1.1, OPTIONS *, trailers that are field lines; and CONNECT, refused
+     * with a 405 and a close.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.loop.testkit.Matrix#groups")
+    void targetFormsHostsVersionsAndTrailersTheRfcsAllowAreAnswered(Cell cell) throws Exception {
+        try (HttpServer server = start(cell)) {
+            String self = "127.0.0.1:" + server.address().getPort();
+            String hello = "Hello, World!";
+            String json = "{\"message\":\"Hello, World!\"}";
+            String chunked = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n";
+            String[][] cases = {
+                {"GET http://" + self + "/plaintext HTTP/1.1\r\nHost: " + self + "\r\n\r\n", "200", hello},
+                {"GET HTTP://other.example/json?q=1 HTTP/1.1\r\nHost: not-the-target.example\r\n\r\n", "200", json},
+                {"GET https://[::1]:8443/plaintext HTTP/1.1\r\nHost: x\r\n\r\n", "200", hello},
+                {"GET http://x?q HTTP/1.1\r\nHost: x\r\n\r\n", "404", null}, // no path is "/", and no files here
+                {"GET /plaintext HTTP/1.2\r\nHost: x\r\n\r\n", "200", hello},
+                {"GET /json HTTP/1.9\r\nHost: x\r\n\r\n", "200", json},
+                {"GET /plaintext HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", "200", hello},
+                {"GET /plaintext HTTP/1.1\r\nHost: [::ffff:127.0.0.1]\r\n\r\n", "200", hello},
+                {"GET /plaintext HTTP/1.1\r\nHost: [v1.fe:x]\r\n\r\n", "200", hello},
+                {"GET /plaintext HTTP/1.1\r\nHost: example.com:\r\n\r\n", "200", hello}, // port = *DIGIT
+                {"GET /plaintext HTTP/1.1\r\nHost:\r\n\r\n", "200", hello}, // empty: a reg-name may be
+                {"GET /plaintext HTTP/1.1\r\nHost: ex%41mple.com:65535\r\n\r\n", "200", hello},
+                {"GET /plaintext HTTP/1.1\r\nHost: a-b_c~d!$&'()*+,;=.example\r\n\r\n", "200", hello},
+                {"OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", "200", ""},
+                {"OPTIONS http://x:1 HTTP/1.1\r\nHost: x\r\n\r\n", "200", ""},
+                {chunked + "X-A: 1\r\nX-Empty:\r\nx-tab:\ta\tb \r\n\r\n", "200", "abc"},
+                {chunked + "X-A: 1\n\n", "200", "abc"}, // bare LF, as the head parser takes it
+                {"CONNECT " + self + " HTTP/1.1\r\nHost: " + self + "\r\n\r\n", "405", null},
+                {"GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n", "never answered", null},
+            };
+            StringBuilder batch = new StringBuilder();
+            for (String[] c : cases) {
+                batch.append(c[0]);
+            }
+            InputStream in = new ByteArrayInputStream(ExternalTools.sendAndReadToEnd(server.address(),
+                    ascii(batch.toString()), WAIT));
+            for (String[] c : cases) {
+                if (c[1].equals("never answered")) {
+                    assertNull(RawHttp.read(in), "nothing after the answer to CONNECT");
+                    continue;
+                }
+                RawHttp.Response r = RawHttp.read(in); // which also checks the answer is HTTP/1.1
+                assertNotNull(r, c[0]);
+                assertEquals(Integer.parseInt(c[1]), r.status(), c[0] + " -> " + r.text());
+                if (c[2] != null) {
+                    assertEquals(c[2], r.text(), c[0]);
+                }
+                if (c[0].startsWith("OPTIONS") || c[0].startsWith("CONNECT")) {
+                    assertEquals("GET, HEAD, POST, OPTIONS", r.header("Allow"), c[0]);
+                }
+                assertEquals(c[0].startsWith("CONNECT") ? "close" : null, r.header("Connection"), c[0]);
+            }
         }
     }
 
