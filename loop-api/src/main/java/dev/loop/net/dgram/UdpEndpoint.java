@@ -225,9 +225,13 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             held = socket.flushHeld(refused);
         } catch (ClosedChannelException e) {
             closeNow(e);
+            return;
         } catch (IOException e) {
             held = 0; // the socket cannot send: the next send says why
             heldRefused(e);
+        }
+        if (held == 0 && out.isEmpty() && state == CLOSING) {
+            closeNow(null); // closed by the handler while its answers were held: they have left now
         }
     }
 
@@ -239,10 +243,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
     /** The socket reported write readiness (or an error): send what is held, then what is queued. */
     private void writeReady() {
         flushHeld();
-        if (held > 0 || out.isEmpty()) {
-            if (held == 0 && out.isEmpty() && state == CLOSING) {
-                closeNow(null);
-            }
+        if (held > 0 || out.isEmpty() || state == CLOSED) {
             return;
         }
         try {
