@@ -145,7 +145,7 @@ public final class Compare {
         // --- servers (processes, in turns) -------------------------------------------------------
         if (!echo.isEmpty() || !udp.isEmpty() || !http.isEmpty() || !redis.isEmpty()) {
             String straceWhy = o.strace() ? Syscalls.ensureStrace(progress) : "n/a (--no-strace)";
-            results.meta("system calls", straceWhy == null ? "strace -c -f -p PID over one "
+            results.meta("system calls", straceWhy == null ? "strace -c -f -p TID (every thread but a JVM's JIT compiler threads) over one "
                     + traceWindow(o).toMillis() + " ms burst per server and workload, apart from the measured windows"
                     : straceWhy);
             ServerRunner.Settings settings = new ServerRunner.Settings(echoWarmup(o), settle(o), o.iteration(),
