@@ -50,6 +50,33 @@ public interface IoDatagram extends IoHandle {
     boolean send(ByteBuffer src, InetSocketAddress target) throws IOException;
 
     /**
+     * Keeps a copy of {@code src}'s datagram for the next {@link #flushHeld}, so that the datagrams
+     * sent while handling a batch of received ones leave in one system call ({@code sendmmsg}).
+     * The caller flushes before the loop polls again. By default nothing is kept.
+     *
+     * @param target where to, or {@code null} on a connected socket
+     * @return true when kept ({@code src}'s position is then its limit); false when this socket
+     *         does not batch sends or has no room for it (nothing changed: send it with
+     *         {@link #send} after flushing what is held)
+     */
+    default boolean hold(ByteBuffer src, InetSocketAddress target) {
+        return false;
+    }
+
+    /**
+     * Sends the datagrams {@link #hold} kept, in order.
+     *
+     * @param refused told of each datagram the kernel refused (as {@link #send} would have thrown);
+     *                that datagram is dropped and the rest go on
+     * @return how many are still held because the kernel has no room now ({@link IoReady#WRITE}
+     *         says when to flush again)
+     * @throws java.nio.channels.ClosedChannelException if the socket is closed
+     */
+    default int flushHeld(java.util.function.Consumer<IOException> refused) throws IOException {
+        return 0;
+    }
+
+    /**
      * Connects to {@code remote}: datagrams go there by default, and only datagrams from there are
      * received. Immediate (UDP has no handshake).
      */

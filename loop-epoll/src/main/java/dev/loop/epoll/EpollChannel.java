@@ -59,6 +59,7 @@ abstract class EpollChannel implements EpollIoHandle {
         if (closed) {
             return;
         }
+        interestAsked(read);
         EpollIoOps wanted = opsFor(read, write);
         if (wanted == submitted || (submitted == null && wanted == PAUSED)) {
             return; // unchanged, or nothing wanted yet: no system call
@@ -74,6 +75,10 @@ abstract class EpollChannel implements EpollIoHandle {
             throw new IllegalStateException("epoll_ctl for " + this + " failed", e.getCause());
         }
         submitted = wanted;
+    }
+
+    /** Told of every interest asked for, before epoll is: a kind that holds received data reports it here. */
+    void interestAsked(boolean read) {
     }
 
     /**

@@ -26,6 +26,21 @@ final class EpollDatagram extends EpollChannel implements NativeDatagramSocket {
     }
 
     @Override
+    public void reportBuffered() {
+        IoReady r = ready;
+        if (r != null && isOpen()) {
+            r.onReady(IoReady.READ);
+        }
+    }
+
+    @Override
+    void interestAsked(boolean read) {
+        if (read && calls.buffered()) {
+            reportBuffered(); // epoll cannot: they left the kernel already
+        }
+    }
+
+    @Override
     EpollIoOps opsFor(boolean read, boolean write) {
         if (read) {
             return write ? READ_WRITE : EpollIoOps.EPOLLIN;

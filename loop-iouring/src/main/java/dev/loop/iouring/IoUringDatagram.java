@@ -29,6 +29,21 @@ final class IoUringDatagram extends IoUringPolled implements NativeDatagramSocke
     }
 
     @Override
+    public void reportBuffered() {
+        IoReady r = ready;
+        if (r != null && !isClosing()) {
+            r.onReady(IoReady.READ);
+        }
+    }
+
+    @Override
+    void interestAsked(boolean read) {
+        if (read && calls.buffered()) {
+            reportBuffered(); // no poll can: they left the kernel already
+        }
+    }
+
+    @Override
     public String toString() {
         return "IoUringDatagram[" + calls + "]";
     }

@@ -30,12 +30,20 @@ abstract class IoUringPolled extends IoUringChannel {
     }
 
     public final void interest(boolean read, boolean write) {
-        if (isClosing() || (read == readInterest && write == writeInterest)) {
+        if (isClosing()) {
+            return;
+        }
+        interestAsked(read);
+        if (read == readInterest && write == writeInterest) {
             return;
         }
         readInterest = read;
         writeInterest = write;
         requestSubmit();
+    }
+
+    /** Told of every interest asked for: a kind that holds received data reports it here. */
+    void interestAsked(boolean read) {
     }
 
     private int mask() {

@@ -20,11 +20,13 @@ import java.nio.ByteOrder;
  * {@code IoDatagram}. Loop thread only.
  *
  * <p>Receiving is {@code recvfrom} ({@code Socket.recvFrom}), which tells "no datagram" (null) from
- * an empty one; Netty builds a new sender address object for each datagram, which its public API
- * offers no way around ({@code recvmmsg} and its reusable packet array are package-private).
- * Sending is {@code send} on a connected socket and {@code sendto} otherwise. Direct buffers go to
- * the kernel as they are, heap buffers through the loop's {@link CopyBuffer}, which is larger than
- * any datagram.
+ * an empty one, until the socket receives datagrams back to back; from then on {@code recvmmsg}
+ * takes up to eight at once ({@link Mmsg}, {@link DatagramBatch.Received}). Sending is {@code send}
+ * on a connected socket and {@code sendto} otherwise, or, for the datagrams the endpoint holds
+ * while it handles a batch of received ones ({@link #hold}), one {@code sendmmsg} for all of them.
+ * Direct buffers go to the kernel as they are, heap buffers through the loop's {@link CopyBuffer},
+ * which is larger than any datagram. Where {@code java.lang.foreign} cannot make the batched calls
+ * (JDK 21), every datagram takes a call of its own, as Netty's public socket API offers.
  *
  * <p>Multicast membership and the multicast options are set with {@code setsockopt} through
  * Netty's public {@code Socket.setRawOpt}/{@code setIntOpt} (the transports' own {@code joinGroup}
@@ -51,12 +53,19 @@ public final class NativeDatagram {
     /** {@code struct ip_mreqn}: group, local address, interface index. */
     private static final int IP_MREQN_SIZE = 12;
 
+    /** Datagrams received back to back after which a socket receives in batches. */
+    static final int BATCH_AFTER = 2;
+
     private final Socket socket;
     private final boolean ipv6;
     private final CopyBuffer copy;
     private final String backend;
     private InetSocketAddress local;
     private InetSocketAddress remote;
+    /** Received back to back since a receive last found none; counts until batching starts. */
+    private int backToBack;
+    private DatagramBatch.Received received;
+    private DatagramBatch.Held held;
 
     /**
      * @param socket  a datagram socket, not yet bound
@@ -82,8 +91,104 @@ public final class NativeDatagram {
         local = socket.localAddress();
     }
 
-    /** See {@code IoDatagram.receive}. */
+    /**
+     * See {@code IoDatagram.receive}. A socket that received datagrams back to back
+     * ({@link #BATCH_AFTER}) receives with {@code recvmmsg} from then on and hands the datagrams
+     * out one per call; {@link #buffered()} says whether some wait here rather than in the kernel.
+     * A call after the last of a batch that found the socket empty answers "none" without asking
+     * the kernel again: readiness is level-triggered, so what arrived meanwhile is reported anew.
+     */
     public InetSocketAddress receive(ByteBuffer dst) throws IOException {
+        DatagramBatch.Received b = received;
+        if (b != null) {
+            if (b.hasNext()) {
+                return b.take(dst);
+            }
+            if (b.drained) {
+                b.drained = false;
+                return null;
+            }
+            if (b.receive(socket.intValue()) > 0) {
+                return b.take(dst);
+            }
+            // none waiting, or an error: the single receive below tells which (and names the error)
+        }
+        InetSocketAddress from = receiveOne(dst);
+        if (from == null) {
+            backToBack = 0;
+        } else if (b == null && ++backToBack >= BATCH_AFTER && Mmsg.available()) {
+            received = new DatagramBatch.Received();
+        }
+        return from;
+    }
+
+    /** Whether datagrams received in a batch wait here to be handed out. */
+    public boolean buffered() {
+        return received != null && received.hasNext();
+    }
+
+    /**
+     * Keeps {@code src}'s datagram (copied) for {@link #flushHeld}, when batched sends are possible
+     * here and it fits; false, nothing changed, otherwise.
+     */
+    public boolean hold(ByteBuffer src, InetSocketAddress target) {
+        if (!Mmsg.available()) {
+            return false;
+        }
+        if (held == null) {
+            held = new DatagramBatch.Held(ipv6);
+        }
+        return held.hold(src, target);
+    }
+
+    /**
+     * Sends the held datagrams in order, with {@code sendmmsg}; see {@code IoDatagram.flushHeld}.
+     * When a call fails, the first datagram left is sent on its own, which names the error (that
+     * datagram is then dropped and the error passed to {@code refused}) or finds no room.
+     */
+    public int flushHeld(java.util.function.Consumer<IOException> refused) throws IOException {
+        DatagramBatch.Held h = held;
+        if (h == null) {
+            return 0;
+        }
+        int fd = socket.intValue();
+        while (h.pending() > 0) {
+            int n = h.send(fd);
+            if (n > 0) {
+                h.sent(n);
+                continue;
+            }
+            boolean taken;
+            try {
+                taken = sendOne(h.firstAddress(), h.firstLength(), h.firstTarget());
+            } catch (IOException e) {
+                h.sent(1);
+                if (e instanceof java.nio.channels.ClosedChannelException) {
+                    throw e;
+                }
+                refused.accept(e);
+                continue;
+            }
+            if (!taken) {
+                break; // no room: write readiness says when to go on
+            }
+            h.sent(1);
+        }
+        return h.pending();
+    }
+
+    private boolean sendOne(long address, int length, InetSocketAddress target) throws IOException {
+        int n;
+        try {
+            n = target == null ? socket.sendAddress(address, 0, length)
+                    : socket.sendToAddress(address, 0, length, target.getAddress(), target.getPort());
+        } catch (IOException e) {
+            throw NativeErrors.translate(Call.IO, e, null);
+        }
+        return n > 0 || length == 0;
+    }
+
+    private InetSocketAddress receiveOne(ByteBuffer dst) throws IOException {
         int pos = dst.position();
         int limit = dst.limit();
         try {

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketOption;
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
 
 /**
  * A backend's UDP socket whose system calls are {@link NativeDatagram}'s: the backend supplies
@@ -17,9 +18,29 @@ public interface NativeDatagramSocket extends IoDatagram {
     /** The calls of this socket. */
     NativeDatagram calls();
 
+    /**
+     * Reports read readiness again at once: datagrams received in a batch wait in this socket, not
+     * in the kernel, so no poll would report them.
+     */
+    void reportBuffered();
+
     @Override
     default InetSocketAddress receive(ByteBuffer dst) throws IOException {
-        return calls().receive(dst);
+        InetSocketAddress from = calls().receive(dst);
+        if (from != null && calls().buffered()) {
+            reportBuffered(); // the receiver may stop before the batch is handed out
+        }
+        return from;
+    }
+
+    @Override
+    default boolean hold(ByteBuffer src, InetSocketAddress target) {
+        return calls().hold(src, target);
+    }
+
+    @Override
+    default int flushHeld(Consumer<IOException> refused) throws IOException {
+        return calls().flushHeld(refused);
     }
 
     @Override

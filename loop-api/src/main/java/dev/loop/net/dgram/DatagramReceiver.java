@@ -76,7 +76,7 @@ final class DatagramReceiver {
                     ep.closeNow(e);
                     return;
                 }
-                reportError(ep.nameReceiveError(e)); // the error was the kernel's to give once: go on
+                reportError("receiving", ep.nameReceiveError(e)); // the error was the kernel's to give once: go on
                 continue;
             }
             if (from == null) {
@@ -92,7 +92,8 @@ final class DatagramReceiver {
         }
     }
 
-    private void reportError(IOException e) {
+    /** A datagram's error: to the handler's onError when it has one, else summarised. */
+    void reportError(String what, IOException e) {
         DatagramHandler h = handler;
         if (!handlerTakesErrors) {
             // A peer causes these (each ICMP port unreachable it sends to a connected endpoint is
@@ -101,7 +102,7 @@ final class DatagramReceiver {
             if (untakenErrors == null) {
                 untakenErrors = new RepeatedFailure(ep.net, h);
             }
-            untakenErrors.failed("receiving on " + ep + " failed", e);
+            untakenErrors.failed(what + " on " + ep + " failed", e);
             return;
         }
         try {

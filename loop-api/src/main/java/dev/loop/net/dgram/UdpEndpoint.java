@@ -38,7 +38,12 @@ import java.util.Set;
  * receives in the callback phase.
  *
  * <p>A send while nothing is queued goes to the kernel at once and, taken, returns one completed
- * future shared by every such send: sending a datagram the kernel takes allocates nothing.
+ * future shared by every such send: sending a datagram the kernel takes allocates nothing. While
+ * the endpoint hands out received datagrams, what the handler sends is held by the socket instead
+ * ({@link IoDatagram#hold}) and leaves in one system call when the batch is handled: a server that
+ * answers each datagram makes one call per batch each way, not one per datagram. A held datagram
+ * counts as taken (its future is done); one the kernel then refuses is reported as a receive error
+ * is, and dropped.
  */
 public final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, NetRegistry.Owned {
     private static final int OPEN = 0;
@@ -63,6 +68,9 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
     private boolean interestWrite;
     private Promise<Void> done;       // an already completed future, shared by every immediate send
     private Set<Membership> memberships;
+    private boolean handling;         // received datagrams are being handed out: sends are held
+    private int held;                 // datagrams the socket holds for its next flushHeld
+    private final java.util.function.Consumer<IOException> refused = this::heldRefused;
 
     private UdpEndpoint(NetRegistry net, DatagramOptions options, DatagramIo io, InetSocketAddress local)
             throws IOException {
@@ -127,7 +135,13 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             writeReady();
         }
         if ((ops & (READ | ERROR | HANGUP)) != 0 && state == OPEN) {
-            receiver.receiveReady();
+            handling = true;
+            try {
+                receiver.receiveReady();
+            } finally {
+                handling = false;
+            }
+            flushHeld();
         }
         updateInterest();
     }
@@ -138,7 +152,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             return;
         }
         boolean r = state == OPEN && receiver.wantsReceive();
-        boolean w = !out.isEmpty();
+        boolean w = !out.isEmpty() || held > 0;
         if (r != interestRead || w != interestWrite) {
             interestRead = r;
             interestWrite = w;
@@ -177,7 +191,16 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
         if (out.isEmpty()) {
             int size = data.remaining();
             try {
-                if (socket.send(data, target)) {
+                if (handling || held > 0) {
+                    if (socket.hold(data, target)) {
+                        held++;
+                        return done();
+                    }
+                    if (held > 0) {
+                        held = socket.flushHeld(refused); // those held first: datagrams leave in order
+                    }
+                }
+                if (held == 0 && socket.send(data, target)) {
                     return done();
                 }
             } catch (ClosedChannelException e) {
@@ -193,9 +216,34 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
         return p;
     }
 
-    /** The socket reported write readiness (or an error): send what is queued. */
+    /** Sends the datagrams the socket holds; what the kernel has no room for waits for write readiness. */
+    private void flushHeld() {
+        if (held == 0 || state == CLOSED) {
+            return;
+        }
+        try {
+            held = socket.flushHeld(refused);
+        } catch (ClosedChannelException e) {
+            closeNow(e);
+            return;
+        } catch (IOException e) {
+            held = 0; // the socket cannot send: the next send says why
+            heldRefused(e);
+        }
+        if (held == 0 && out.isEmpty() && state == CLOSING) {
+            closeNow(null); // closed by the handler while its answers were held: they have left now
+        }
+    }
+
+    /** A held datagram the kernel refused: its future is done, so it is reported as a receive error is. */
+    private void heldRefused(IOException e) {
+        receiver.reportError("sending", nameSendError(e, -1, null));
+    }
+
+    /** The socket reported write readiness (or an error): send what is held, then what is queued. */
     private void writeReady() {
-        if (out.isEmpty()) {
+        flushHeld();
+        if (held > 0 || out.isEmpty() || state == CLOSED) {
             return;
         }
         try {
@@ -212,10 +260,11 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
     /** A send the kernel refused, named by the datagram's size and target. */
     private IOException nameSendError(IOException e, int size, InetSocketAddress target) {
         InetSocketAddress to = target != null ? target : remote;
+        String what = size < 0 ? "a datagram held for a batched send" : "a datagram of " + size + " bytes";
         IOException named = e instanceof PortUnreachableException
-                ? new PortUnreachableException("ICMP port unreachable: " + to + " refused an earlier datagram; this one ("
-                        + size + " bytes) was not sent")
-                : new SocketException("cannot send a datagram of " + size + " bytes to " + to + ": " + e.getMessage());
+                ? new PortUnreachableException("ICMP port unreachable: " + (to != null ? to : "a peer")
+                        + " refused an earlier datagram; " + what + " was not sent")
+                : new SocketException("cannot send " + what + (to != null ? " to " + to : "") + ": " + e.getMessage());
         named.initCause(e);
         return named;
     }
@@ -364,7 +413,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
         if (state == OPEN) {
             state = CLOSING;
             receiver.failReceive(new ClosedChannelException());
-            if (out.isEmpty()) {
+            if (out.isEmpty() && held == 0) {
                 closeNow(null);
             } else {
                 updateInterest();

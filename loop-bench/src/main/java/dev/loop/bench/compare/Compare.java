@@ -112,6 +112,8 @@ public final class Compare {
         List<ServerLoad.Workload> echo = EchoWorkloads.workloads(o, generator);
         List<ServerLoad.Spec> servers = echo.isEmpty() ? List.of()
                 : EchoWorkloads.servers(o, backends, defaultTimers, epollWhy, scripts);
+        List<ServerLoad.Workload> udp = UdpWorkloads.workloads(o);
+        List<ServerLoad.Spec> udpServers = udp.isEmpty() ? List.of() : UdpWorkloads.servers(o, backends, epollWhy);
         Files.createDirectories(logs);
         List<ServerLoad.Workload> http = ProtocolWorkloads.http(o, pin, logs);
         List<ServerLoad.Spec> httpServers = http.isEmpty() ? List.of()
@@ -123,7 +125,7 @@ public final class Compare {
         String wrkWhy = http.isEmpty() ? null : ProtocolWorkloads.missing(ProtocolWorkloads.find("wrk"), "wrk", "wrk");
         String redisWhy = redis.isEmpty() ? null : ProtocolWorkloads.missing(
                 ProtocolWorkloads.find("redis-benchmark"), "redis-benchmark", "redis-tools");
-        int total = microWorkloads.size() + (echo.isEmpty() ? 0 : 1 + echo.size())
+        int total = microWorkloads.size() + (echo.isEmpty() ? 0 : 1 + echo.size()) + (udp.isEmpty() ? 0 : 1 + udp.size())
                 + (http.isEmpty() || wrkWhy != null ? 0 : 1 + http.size())
                 + (redis.isEmpty() || redisWhy != null ? 0 : 1 + redis.size());
         Progress progress = new Progress(out, total);
@@ -141,9 +143,9 @@ public final class Compare {
             new MicroRunner(o, progress, logs, scripts).run(microWorkloads, results);
         }
         // --- servers (processes, in turns) -------------------------------------------------------
-        if (!echo.isEmpty() || !http.isEmpty() || !redis.isEmpty()) {
+        if (!echo.isEmpty() || !udp.isEmpty() || !http.isEmpty() || !redis.isEmpty()) {
             String straceWhy = o.strace() ? Syscalls.ensureStrace(progress) : "n/a (--no-strace)";
-            results.meta("system calls", straceWhy == null ? "strace -c -f -p PID over one "
+            results.meta("system calls", straceWhy == null ? "strace -c -f -p TID (every thread but a JVM's JIT compiler threads) over one "
                     + traceWindow(o).toMillis() + " ms burst per server and workload, apart from the measured windows"
                     : straceWhy);
             ServerRunner.Settings settings = new ServerRunner.Settings(echoWarmup(o), settle(o), o.iteration(),
@@ -151,6 +153,9 @@ public final class Compare {
             ServerRunner runner = new ServerRunner(settings, progress, logs);
             if (!echo.isEmpty()) {
                 runner.run(servers, echo, results);
+            }
+            if (!udp.isEmpty()) {
+                runner.run(udpServers, udp, results);
             }
             protocol(runner, "http", httpServers, http, wrkWhy, results, progress);
             protocol(runner, "redis", redisServers, redis, redisWhy, results, progress);

@@ -38,7 +38,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
 
     /** Every workload family, in the order they run. */
     public static final List<String> ALL_WORKLOADS = List.of("callsoon", "callsoon-foreign", "timers", "future",
-            "task-switch", "spawn", "queue", "echo", "stream", "http", "redis");
+            "task-switch", "spawn", "queue", "echo", "stream", "udp", "http", "redis");
 
     public static final String USAGE = """
             usage: compare [--full] [options]

@@ -12,16 +12,28 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A server's system calls per operation, counted with {@code strace -c -f -p PID} over a burst of
- * its own (never over a throughput window: tracing slows a server several times over). The count
- * is a property of the code path, not of the machine's load, so noise does not move it: a figure
- * to set beside the throughput when two servers are close.
+ * A server's system calls per operation, counted with {@code strace -c -f -p TID...} over a burst
+ * of its own (never over a throughput window: tracing slows a server several times over). The
+ * count is a property of the code path, not of the machine's load, so noise does not move it: a
+ * figure to set beside the throughput when two servers are close.
+ *
+ * <p>Every thread of the server is traced except a JVM's JIT compiler threads ({@link #jitThread}):
+ * a compilation that happens to land in the burst grows the compiler thread's C heap, which glibc
+ * does with one {@code mprotect} per few pages it needs (a thread's own arena grows exactly as far
+ * as each allocation asks); measured with {@code perf record -e syscalls:sys_enter_mprotect -g},
+ * such a compilation made 153 calls in one second, which a burst of a few thousand messages counts
+ * as 0.35 per message although no message makes one. The same rule holds for every JVM contender.
  *
  * @param perOp     every system call of every thread of the server per operation
  * @param breakdown per operation by system call, the most frequent first
  * @param note      why there is no count (strace missing, could not attach...), or null
  */
 record Syscalls(double perOp, Map<String, Double> breakdown, String note) {
+
+    /** Whether a thread of this name (Linux keeps 15 characters) is a HotSpot JIT compiler thread. */
+    static boolean jitThread(String name) {
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+    }
 
     static Syscalls unavailable(String why) {
         return new Syscalls(Double.NaN, Map.of(), why);
@@ -127,9 +139,12 @@ record Syscalls(double perOp, Map<String, Double> breakdown, String note) {
             int threads = 0;
             List<String> cmd = new ArrayList<>(List.of("strace", "-c", "-f", "-o", output.toString()));
             for (long pid : pids) {
-                cmd.add("-p");
-                cmd.add(Long.toString(pid));
-                threads += ProcCpu.threads(pid);
+                List<Long> traced = tracedThreads(pid);
+                for (long tid : traced) {
+                    cmd.add("-p");
+                    cmd.add(Long.toString(tid));
+                }
+                threads += traced.size();
             }
             Files.deleteIfExists(output);
             strace = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -174,6 +189,27 @@ record Syscalls(double perOp, Map<String, Double> breakdown, String note) {
                 failure = "n/a (strace could not attach: " + said.toString().trim() + ")";
                 strace.destroyForcibly();
             }
+        }
+
+        /** The threads of {@code pid} to trace: all but a JVM's JIT compiler threads; the process itself if unreadable. */
+        static List<Long> tracedThreads(long pid) {
+            List<Long> out = new ArrayList<>();
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path t : (Iterable<Path>) tasks::iterator) {
+                    String name;
+                    try {
+                        name = Files.readString(t.resolve("comm")).trim();
+                    } catch (IOException gone) {
+                        continue; // the thread ended meanwhile
+                    }
+                    if (!jitThread(name)) {
+                        out.add(Long.parseLong(t.getFileName().toString()));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                return List.of(pid);
+            }
+            return out.isEmpty() ? List.of(pid) : out;
         }
 
         /** How many threads a line of strace's says it attached: "Process N attached [with T threads]". */

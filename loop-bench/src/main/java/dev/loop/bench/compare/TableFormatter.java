@@ -65,7 +65,7 @@ public final class TableFormatter {
                 + "% confidence interval of that median (order statistics), over the median. vs best peer: the median"
                 + " of the per-round ratios to the peer with the highest median, +- likewise. srv CPU/op: server CPU"
                 + " time per message, median over the rounds; syscalls/op: every system call of the server's threads"
-                + " per message, counted with strace over a burst of its own.\n"
+                + " (a JVM's JIT compiler threads aside) per message, counted with strace over a burst of its own.\n"
                 + (pairing == null ? "" : "Pairing: " + pairing + ".\n");
     }
 

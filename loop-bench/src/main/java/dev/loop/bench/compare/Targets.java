@@ -77,6 +77,9 @@ public final class Targets {
                 bestPeerOf(res, r -> r.contender().equals("netty epoll")), 1.0));
         out.add(ratio(res, "echo: epoll >= 1.2x select", echo, contender("loop epoll/"),
                 sameTimersOn(res, "select"), 1.2));
+        out.add(ratio(res, "udp: epoll and io_uring >= Netty epoll", workload("udp echo"),
+                r -> r.contender().startsWith("loop epoll/") || r.contender().startsWith("loop io_uring/"),
+                bestPeerOf(res, r -> r.contender().equals("netty epoll")), 1.0));
         out.add(ratio(res, "timers: wheel >= 3x heap on schedule+cancel at 1M", workload("timers schedule+cancel, 1M"),
                 r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"), heapTwin(res), 3.0));
         out.add(ratio(res, "redis: >= 0.9x redis-server", workload("redis "), contender("loop "),

@@ -48,4 +48,16 @@ class SyscallsTest {
                 "strace: attach: ptrace(PTRACE_SEIZE, 7380): Operation not permitted"));
         assertTrue(Syscalls.parse(List.of("strace: Process 1 attached")).isEmpty());
     }
+
+    @Test
+    void jitCompilerThreadsAreNotTracedAndEveryOtherThreadIs() {
+        assertTrue(Syscalls.jitThread("C2 CompilerThre"));
+        assertTrue(Syscalls.jitThread("C1 CompilerThre"));
+        assertFalse(Syscalls.jitThread("main"));
+        assertFalse(Syscalls.jitThread("VM Thread"));
+        assertFalse(Syscalls.jitThread("GC Thread#0"));
+        long self = ProcessHandle.current().pid();
+        java.util.List<Long> traced = Syscalls.Tracer.tracedThreads(self);
+        assertTrue(traced.contains(self), "the main thread's id is the process id: " + traced);
+    }
 }
