@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loop.examples.io.ServerHost;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -77,6 +78,26 @@ class StopOnSignalTest {
         assertEquals(0, exit(p), "exit status after SIGTERM");
         assertTrue(rest(p).contains("stopping on SIGTERM"));
         assertRefused(port);
+    }
+
+    @Test
+    void httpServerClosesAnIdleKeptAliveConnectionAtOnceInsteadOfWaitingForTheDrainDeadline() throws Exception {
+        Process p = start("http-server", "--port", "0");
+        int port = port(firstLine(p));
+        try (SocketChannel c = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
+            c.write(ByteBuffer.wrap("GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+            ByteBuffer answer = ByteBuffer.allocate(4096);
+            while (!new String(answer.array(), 0, answer.position(), StandardCharsets.US_ASCII).contains("Hello")) {
+                assertTrue(c.read(answer) > 0, "the answer arrives");
+            }
+            long signalled = System.nanoTime();
+            signal(p, "TERM");
+            assertEquals(-1, c.read(ByteBuffer.allocate(1)), "the idle connection is closed");
+            assertEquals(0, exit(p), "exit status after SIGTERM");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - signalled);
+            // the drain deadline is 10 s: an idle connection must not be kept until it
+            assertTrue(seconds < ServerHost.DRAIN.toSeconds() - 2, "took " + seconds + " s: the idle connection held the stop");
+        }
     }
 
     @Test

@@ -63,6 +63,7 @@ final class HttpConnection implements ConnectionHandler {
     private boolean reading = true;
     private Promise<Void> readGate; // task style: the reading task waits on it while not reading
     private boolean taskStyle;
+    private boolean serverStopping; // the server shuts down: no request after the one in progress
 
     private long lastActivity;
     private long phaseStart;        // when the head in progress began to arrive, or its body began
@@ -145,6 +146,20 @@ final class HttpConnection implements ConnectionHandler {
             return; // the response in progress finishes; then the input's end is seen again
         }
         conn.close(); // a request cut short has nobody left to answer
+    }
+
+    /**
+     * The server shuts down gracefully: a connection between requests closes now, since a client
+     * may retry on another connection what it had not sent yet; one in the middle of a request is
+     * answered, with {@code Connection: close} where its head is not written yet, then closed.
+     */
+    @Override
+    public void onServerShutdown(Connection c) {
+        serverStopping = true;
+        req.keepAlive = false;
+        if (phase == HEAD && in.isEmpty() && !drainWait && !processing) {
+            conn.close();
+        }
     }
 
     @Override
@@ -249,7 +264,7 @@ final class HttpConnection implements ConnectionHandler {
 
     /** Called by the routes once a response is complete (at once, or after a file was sent). */
     void responseDone() {
-        phase = req.keepAlive ? HEAD : CLOSING;
+        phase = req.keepAlive && !serverStopping ? HEAD : CLOSING;
         phaseStart = loop.time(); // the next head, if already buffered, counts from now
         updateReading();
         if (!processing) {
