@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -44,9 +45,9 @@ final class RespConnection implements ConnectionHandler {
     /**
      * The loop holding the keyspace, what runs commands on it, and the count of connections closed
      * for a protocol error (counted, not logged: a client that sends garbage on a thousand
-     * connections costs a number, not a thousand log lines).
+     * connections costs a number, not a thousand log lines), and the last client id given out.
      */
-    record Data(Loop loop, Commands commands, LongAdder protocolErrors) {
+    record Data(Loop loop, Commands commands, LongAdder protocolErrors, AtomicLong clientIds) {
     }
 
     private final Connection conn;
@@ -55,6 +56,7 @@ final class RespConnection implements ConnectionHandler {
     private final OutputBuffer loopOut; // the home loop's shared buffer, for batches run in place
     private final InputBuffer in = new InputBuffer();
     private final RespParser parser;
+    private final Session session;
     private final List<byte[][]> batch = new ArrayList<>();
     private int batchPos;               // the batch's next command to run
     private ProtocolError error;        // found after the batch's commands: replied to last
@@ -73,6 +75,7 @@ final class RespConnection implements ConnectionHandler {
         this.data = data;
         this.loopOut = loopOut;
         this.parser = parser;
+        this.session = new Session(data.clientIds().incrementAndGet());
     }
 
     void start() {
@@ -149,7 +152,7 @@ final class RespConnection implements ConnectionHandler {
     private boolean run(OutputBuffer out) {
         int start = out.size();
         while (batchPos < batch.size()) {
-            if (data.commands().execute(batch.get(batchPos++), out)) {
+            if (data.commands().execute(batch.get(batchPos++), session, out)) {
                 batchPos = batch.size();
                 error = null;
                 return true; // QUIT: the commands after it are not run
@@ -159,7 +162,7 @@ final class RespConnection implements ConnectionHandler {
             }
         }
         if (error != null) {
-            Reply.error(out, error.reply());
+            session.reply.to(out).error(error.reply());
             return true;
         }
         return false;

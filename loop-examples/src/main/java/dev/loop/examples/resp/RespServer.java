@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>String keys with {@code SET} (EX/PX/NX/XX/KEEPTTL/GET), {@code GET}, {@code DEL},
  * {@code EXISTS}, counters, {@code MGET}/{@code MSET}, TTLs ({@code EXPIRE}, {@code PEXPIRE},
  * {@code TTL}, {@code PTTL}, {@code PERSIST}) kept as loop timers, and the housekeeping clients
- * need ({@code PING}, {@code ECHO}, {@code SELECT 0}, {@code DBSIZE}, {@code FLUSHALL},
+ * need ({@code PING}, {@code ECHO}, {@code SELECT}, {@code DBSIZE}, {@code FLUSHALL},
  * {@code QUIT}, {@code COMMAND}, {@code CONFIG GET}); inline and multibulk requests, pipelining.
  *
  * <p>The keyspace lives on the first loop. With more loops, the others accept and parse for their
@@ -43,30 +44,41 @@ public final class RespServer implements AutoCloseable {
      *                   what a client may make the server hold is this, not what it declares
      */
     public record Config(InetSocketAddress address, String backend, String timers, int loops, int maxArgs,
-                         int maxBulk, long maxCommand) {
+                         int maxBulk, long maxCommand, int databases) {
+        public Config {
+            if (databases < 1) {
+                throw new IllegalArgumentException("databases must be at least 1, not " + databases);
+            }
+        }
+
         public static Config defaults() {
             return new Config(new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379), null, null, 1,
-                    1024 * 1024, 512 * 1024 * 1024, 1024L * 1024 * 1024);
+                    1024 * 1024, 512 * 1024 * 1024, 1024L * 1024 * 1024, 16);
+        }
+
+        /** {@code SELECT} takes 0 to {@code n - 1}, as Redis' {@code databases} setting (16 by default). */
+        public Config withDatabases(int n) {
+            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, n);
         }
 
         public Config withAddress(InetSocketAddress a) {
-            return new Config(a, backend, timers, loops, maxArgs, maxBulk, maxCommand);
+            return new Config(a, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases);
         }
 
         public Config withBackend(String b) {
-            return new Config(address, b, timers, loops, maxArgs, maxBulk, maxCommand);
+            return new Config(address, b, timers, loops, maxArgs, maxBulk, maxCommand, databases);
         }
 
         public Config withTimers(String t) {
-            return new Config(address, backend, t, loops, maxArgs, maxBulk, maxCommand);
+            return new Config(address, backend, t, loops, maxArgs, maxBulk, maxCommand, databases);
         }
 
         public Config withLoops(int n) {
-            return new Config(address, backend, timers, n, maxArgs, maxBulk, maxCommand);
+            return new Config(address, backend, timers, n, maxArgs, maxBulk, maxCommand, databases);
         }
 
         public Config withLimits(int args, int bulk, long command) {
-            return new Config(address, backend, timers, loops, args, bulk, command);
+            return new Config(address, backend, timers, loops, args, bulk, command, databases);
         }
     }
 
@@ -90,11 +102,16 @@ public final class RespServer implements AutoCloseable {
         LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
         AtomicReference<RespConnection.Data> data = new AtomicReference<>();
         LongAdder protocolErrors = new LongAdder();
+        AtomicLong clientIds = new AtomicLong();
         ServerHost host = ServerHost.start("resp", loopOptions, config.loops(), config.address(), ServerOptions.defaults(),
                 (loop, index, all) -> {
                     if (index == 0) {
-                        data.set(new RespConnection.Data(loop, new Commands(new Keyspace(loop), configValues(config)),
-                                protocolErrors));
+                        Keyspace[] databases = new Keyspace[config.databases()];
+                        for (int i = 0; i < databases.length; i++) {
+                            databases[i] = new Keyspace(loop);
+                        }
+                        data.set(new RespConnection.Data(loop, new Commands(databases, configValues(config)),
+                                protocolErrors, clientIds));
                     }
                     RespConnection.Data d = data.get();
                     OutputBuffer out = new OutputBuffer(64 * 1024);
@@ -109,7 +126,7 @@ public final class RespServer implements AutoCloseable {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("save", "");
         m.put("appendonly", "no");
-        m.put("databases", "1");
+        m.put("databases", Integer.toString(c.databases()));
         m.put("maxmemory", "0");
         m.put("timeout", "0");
         m.put("proto-max-bulk-len", Integer.toString(c.maxBulk()));
@@ -139,14 +156,14 @@ public final class RespServer implements AutoCloseable {
 
     /**
      * The command line: {@code resp-server [--port P] [--host H] [--backend B] [--timers T] [--loops N]
-     * [--max-bulk BYTES] [--max-query-buffer BYTES]}.
+     * [--max-bulk BYTES] [--max-query-buffer BYTES] [--databases N]}.
      */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         Config c;
         try {
             ServerArgs a = new ServerArgs("resp-server", args,
                     List.of("--port", "--host", "--backend", "--timers", "--loops", "--max-bulk",
-                            "--max-query-buffer"), List.of());
+                            "--max-query-buffer", "--databases"), List.of());
             InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
             Config d = Config.defaults();
             c = d.withAddress(new InetSocketAddress(host, a.integer("--port", 6379, 0, 65535)))
@@ -154,7 +171,8 @@ public final class RespServer implements AutoCloseable {
                     .withTimers(a.string("--timers", null))
                     .withLoops(a.integer("--loops", 1, 1, 1024))
                     .withLimits(d.maxArgs(), a.integer("--max-bulk", d.maxBulk(), 1, Integer.MAX_VALUE - 64),
-                            a.integer("--max-query-buffer", (int) d.maxCommand(), 1024, Integer.MAX_VALUE - 64));
+                            a.integer("--max-query-buffer", (int) d.maxCommand(), 1024, Integer.MAX_VALUE - 64))
+                    .withDatabases(a.integer("--databases", d.databases(), 1, 1_000_000));
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;
