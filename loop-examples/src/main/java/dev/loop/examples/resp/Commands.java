@@ -15,15 +15,37 @@ final class Commands {
     private final StringCommands strings;
     /** What {@code CONFIG GET} answers: redis-benchmark asks for {@code save} and {@code appendonly}. */
     private final Map<String, String> config;
+    private final ServerState server;
+    private final ConnectionCommands connection;
+    private final Transactions transactions = new Transactions();
+    private final PubSub pubsub = new PubSub();
 
     /** Commands over {@code databases} (index 0 is the default), answering CONFIG GET with {@code config}. */
     Commands(Keyspace[] databases, Map<String, String> config) {
+        this(databases, config, ServerState.standalone());
+    }
+
+    /** Commands of a server described by {@code server} (its password, its clients, its counters). */
+    Commands(Keyspace[] databases, Map<String, String> config, ServerState server) {
         if (databases.length == 0) {
             throw new IllegalArgumentException("a server needs at least one database");
         }
         this.databases = databases.clone();
         this.strings = new StringCommands();
         this.config = new LinkedHashMap<>(config);
+        this.server = server;
+        this.connection = new ConnectionCommands(server, this);
+    }
+
+    ServerState server() {
+        return server;
+    }
+
+    /** Forgets what {@code s} left behind on the data loop: its subscriptions and watches. */
+    void disconnected(Session s) {
+        pubsub.removeAll(s);
+        Watches.unwatchAll(s);
+        s.queued = null;
     }
 
     /** The default database (index 0). */
@@ -46,20 +68,52 @@ final class Commands {
      */
     boolean execute(byte[][] argv, Session session, OutputBuffer out) {
         Reply r = session.reply.to(out);
-        Keyspace keys = databases[session.db];
+        server.commandsProcessed().increment();
         Spec spec = CommandTable.lookup(argv[0]);
         if (spec == null) {
             unknownCommand(argv, r);
+            Transactions.refused(session);
             return false;
         }
         if (!spec.arityAccepts(argv.length)) {
             wrongArity(r, spec.name());
+            Transactions.refused(session);
             return false;
         }
+        int id = spec.id();
+        if (!session.authenticated && server.authRequired() && id != CommandTable.AUTH && id != CommandTable.HELLO
+                && id != CommandTable.QUIT && id != CommandTable.RESET) {
+            r.error(ConnectionCommands.NOAUTH);
+            Transactions.refused(session);
+            return false;
+        }
+        if (session.inSubscribedMode() && id != CommandTable.SUBSCRIBE && id != CommandTable.UNSUBSCRIBE
+                && id != CommandTable.PSUBSCRIBE && id != CommandTable.PUNSUBSCRIBE && id != CommandTable.PING
+                && id != CommandTable.QUIT && id != CommandTable.RESET) {
+            r.error("ERR Can't execute '" + spec.name() + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT "
+                    + "/ RESET are allowed in this context");
+            return false;
+        }
+        session.lastCommand = spec.name();
+        session.lastCommandNanos = System.nanoTime();
+        if (session.queued != null && !Transactions.runsInsideMulti(id)) {
+            transactions.queue(session, argv, r);
+            return false;
+        }
+        return dispatch(spec, argv, session, r);
+    }
+
+    /** Runs a command that passed the checks (directly, or from EXEC's queue). */
+    boolean dispatch(Spec spec, byte[][] argv, Session session, Reply r) {
+        Keyspace keys = databases[session.db];
         switch (spec.id()) {
             case CommandTable.PING -> {
                 if (argv.length > 2) {
                     wrongArity(r, "ping");
+                } else if (session.inSubscribedMode()) {
+                    r.arrayHeader(2); // a RESP2 subscriber reads only arrays
+                    r.bulk("pong");
+                    r.bulk(argv.length == 2 ? argv[1] : new byte[0]);
                 } else if (argv.length == 2) {
                     r.bulk(argv[1]);
                 } else {
@@ -99,6 +153,24 @@ final class Commands {
             }
             case CommandTable.COMMAND -> command(argv, r);
             case CommandTable.CONFIG -> config(argv, r);
+            case CommandTable.HELLO -> connection.hello(argv, session, r);
+            case CommandTable.AUTH -> connection.auth(argv, session, r);
+            case CommandTable.CLIENT -> connection.client(argv, session, r);
+            case CommandTable.INFO -> connection.info(argv, pubsub, r);
+            case CommandTable.RESET -> connection.reset(session, pubsub, r);
+            case CommandTable.MULTI -> transactions.multi(session, r);
+            case CommandTable.EXEC -> {
+                return transactions.exec(session, this, r);
+            }
+            case CommandTable.DISCARD -> transactions.discard(session, r);
+            case CommandTable.WATCH -> transactions.watch(session, argv, keys, r);
+            case CommandTable.UNWATCH -> transactions.unwatch(session, r);
+            case CommandTable.SUBSCRIBE -> pubsub.subscribe(session, argv, r, false);
+            case CommandTable.PSUBSCRIBE -> pubsub.subscribe(session, argv, r, true);
+            case CommandTable.UNSUBSCRIBE -> pubsub.unsubscribe(session, argv, r, false);
+            case CommandTable.PUNSUBSCRIBE -> pubsub.unsubscribe(session, argv, r, true);
+            case CommandTable.PUBLISH -> r.integer(pubsub.publish(argv[1], argv[2], session));
+            case CommandTable.PUBSUB -> pubsub.pubsub(argv, r);
             default -> strings.execute(spec.id(), argv, keys, r);
         }
         return false;
@@ -146,25 +218,37 @@ final class Commands {
                 }
             }
         } else if (CommandTable.is(argv[1], "docs")) {
-            r.arrayHeader(0); // no documentation: clients fall back to their own help
+            java.util.List<Spec> asked = new java.util.ArrayList<>();
+            for (int i = 2; i < argv.length; i++) {
+                Spec s = CommandTable.lookup(argv[i]);
+                if (s != null) {
+                    asked.add(s); // unknown names are left out, as redis-server does
+                }
+            }
+            java.util.List<Spec> docs = argv.length == 2 ? CommandTable.ALL : asked;
+            r.mapHeader(docs.size());
+            docs.forEach(s -> CommandDocs.describe(s, r));
         } else {
             r.error("ERR unknown subcommand '" + new String(argv[1], StandardCharsets.UTF_8)
                     + "'. Try COMMAND HELP.");
         }
     }
 
-    /** A command as Redis 7 describes it in RESP2: ten fields, the last four empty here. */
+    /**
+     * A command as Redis 7 describes it: ten fields, the last four (ACL categories, tips, key
+     * specs, subcommands) empty here. Flags and the empty ones are sets in RESP3.
+     */
     private static void describe(Spec s, Reply r) {
         r.arrayHeader(10);
         r.bulk(s.name());
         r.integer(s.arity());
-        r.arrayHeader(s.flags().size());
+        r.setHeader(s.flags().size());
         s.flags().forEach(f -> r.status(f));
         r.integer(s.firstKey());
         r.integer(s.lastKey());
         r.integer(s.step());
         for (int i = 0; i < 4; i++) {
-            r.arrayHeader(0);
+            r.setHeader(0);
         }
     }
 

@@ -152,6 +152,19 @@ final class Reply {
         }
     }
 
+    /**
+     * Text meant for people (INFO, CLIENT INFO): a verbatim string {@code =N\r\ntxt:...} in RESP3,
+     * a bulk string in RESP2.
+     */
+    void verbatim(String text) {
+        if (!resp3) {
+            bulk(text);
+            return;
+        }
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        out.put((byte) '=').putDecimal(b.length + 4).put(CRLF).putAscii("txt:").put(b).put(CRLF);
+    }
+
     static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }

@@ -34,8 +34,16 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>After {@code QUIT} or a protocol error the connection stops sending, then reads and drops
  * until the client closes or {@link #LINGER} passes, so the client reads the last reply rather
  * than a reset for the bytes it was still sending.
+ *
+ * <p>Pub/sub messages for this client are published on the data loop and delivered here through
+ * the home loop's {@code execute}, the same queue its batches' replies come back through, so a
+ * message comes after the replies to the commands run before its PUBLISH. What a subscriber that
+ * does not read can make the server hold is bounded as Redis bounds it
+ * ({@link ServerState.PushLimit}): the messages on their way count with the bytes queued on the
+ * socket, and past the hard limit, or above the soft one for too long, the client is disconnected
+ * and counted, never logged.
  */
-final class RespConnection implements ConnectionHandler {
+final class RespConnection implements ConnectionHandler, Session.Subscriber {
     /** Commands run per batch at most: bounds the replies buffered before one write. */
     static final int MAX_BATCH = 1024;
     static final Duration LINGER = Duration.ofSeconds(2);
@@ -69,13 +77,29 @@ final class RespConnection implements ConnectionHandler {
     private boolean eof;
     private TimerHandle lingerTimer;
 
+    // pushed messages: what is on its way to the home loop (written on both loops), the bytes
+    // queued on the socket as of the last delivery, whether the subscriber was dropped
+    private final AtomicLong pushPending = new AtomicLong();
+    private volatile long pushQueued;
+    private final java.util.concurrent.atomic.AtomicBoolean pushDropped = new java.util.concurrent.atomic.AtomicBoolean();
+    private long softSince;             // home loop time since the queue is above the soft limit, or 0
+
     RespConnection(Connection conn, Data data, OutputBuffer loopOut, RespParser parser) {
         this.conn = conn;
         this.home = conn.loop();
         this.data = data;
         this.loopOut = loopOut;
         this.parser = parser;
-        this.session = new Session(data.clientIds().incrementAndGet());
+        ServerState state = data.commands().server();
+        this.session = new Session(data.clientIds().incrementAndGet(), this, address(conn.remoteAddress()),
+                address(conn.localAddress()));
+        session.authenticated = !state.authRequired();
+        state.clients().put(session.id, session);
+        state.connectionsReceived().increment();
+    }
+
+    private static String address(java.net.InetSocketAddress a) {
+        return a == null ? "?:0" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
     void start() {
@@ -106,6 +130,83 @@ final class RespConnection implements ConnectionHandler {
             lingerTimer.cancel();
         }
         in.clear();
+        pushDropped.set(true);
+        data.commands().server().clients().remove(session.id);
+        // subscriptions and watches live on the data loop: forgotten there, after any batch of ours
+        if (data.loop() == home) {
+            data.commands().disconnected(session);
+        } else {
+            try {
+                data.loop().execute(() -> data.commands().disconnected(session));
+            } catch (IllegalStateException dataClosed) {
+                // the server is shutting down: nothing left to forget them in
+            }
+        }
+    }
+
+    /** On the data loop: hands a message to the home loop, unless this subscriber is over its limit. */
+    @Override
+    public boolean push(byte[] message) {
+        if (pushDropped.get()) {
+            return false;
+        }
+        long pending = pushPending.addAndGet(message.length);
+        if (pending + pushQueued > data.commands().server().pushLimit().hard()) {
+            dropSubscriber();
+            return false;
+        }
+        if (home == data.loop()) {
+            deliver(message);
+            return true;
+        }
+        try {
+            home.execute(() -> deliver(message));
+            return true;
+        } catch (IllegalStateException homeClosed) {
+            pushDropped.set(true);
+            return false;
+        }
+    }
+
+    /** On the home loop: writes a message, then checks what the socket holds against the limits. */
+    private void deliver(byte[] message) {
+        pushPending.addAndGet(-message.length);
+        if (pushDropped.get() || closing || !conn.isOpen()) {
+            return;
+        }
+        conn.write(message);
+        long queued = conn.queuedBytes();
+        pushQueued = queued;
+        ServerState.PushLimit limit = data.commands().server().pushLimit();
+        if (queued > limit.hard()) {
+            dropSubscriber();
+        } else if (queued > limit.soft()) {
+            long now = home.time();
+            if (softSince == 0) {
+                softSince = now | 1;
+            } else if (now - softSince >= limit.softNanos()) {
+                dropSubscriber();
+            }
+        } else {
+            softSince = 0;
+        }
+    }
+
+    /** Disconnects a subscriber that does not read its messages; counted once. On either loop. */
+    private void dropSubscriber() {
+        if (!pushDropped.compareAndSet(false, true)) {
+            return;
+        }
+        data.commands().server().outputLimitDisconnections().increment();
+        if (home.inLoop()) {
+            conn.abort();
+        } else {
+            try {
+                home.execute(conn::abort);
+            } catch (IllegalStateException homeClosed) {
+                // closed already
+            }
+        }
     }
 
     /** Runs the complete commands buffered, a batch at a time, until input, or the client's reading, runs out. */

@@ -42,9 +42,14 @@ public final class RespServer implements AutoCloseable {
      * @param maxCommand bytes one connection's command in progress may hold, its arguments' bytes
      *                   and a few bytes each (Redis' client-query-buffer-limit, 1 GB by default);
      *                   what a client may make the server hold is this, not what it declares
+     * @param requirePass the default user's password (Redis' requirepass), or null: none needed
+     * @param pushHardLimit bytes of pub/sub messages a subscriber may leave unread before it is
+     *                   disconnected (Redis: 32 MB); {@code pushSoftLimit} for {@code pushSoftSeconds}
+     *                   (Redis: 8 MB for 60 s) disconnects it too
      */
     public record Config(InetSocketAddress address, String backend, String timers, int loops, int maxArgs,
-                         int maxBulk, long maxCommand, int databases) {
+                         int maxBulk, long maxCommand, int databases, String requirePass, long pushHardLimit,
+                         long pushSoftLimit, int pushSoftSeconds) {
         public Config {
             if (databases < 1) {
                 throw new IllegalArgumentException("databases must be at least 1, not " + databases);
@@ -53,43 +58,68 @@ public final class RespServer implements AutoCloseable {
 
         public static Config defaults() {
             return new Config(new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379), null, null, 1,
-                    1024 * 1024, 512 * 1024 * 1024, 1024L * 1024 * 1024, 16);
+                    1024 * 1024, 512 * 1024 * 1024, 1024L * 1024 * 1024, 16, null, 32L << 20, 8L << 20, 60);
+        }
+
+        /** Clients must AUTH with {@code password} (null: no password) before any other command. */
+        public Config withRequirePass(String password) {
+            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases, password,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
+        }
+
+        /** Redis' {@code client-output-buffer-limit pubsub hard soft seconds}. */
+        public Config withPushLimits(long hard, long soft, int seconds) {
+            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    hard, soft, seconds);
         }
 
         /** {@code SELECT} takes 0 to {@code n - 1}, as Redis' {@code databases} setting (16 by default). */
         public Config withDatabases(int n) {
-            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, n);
+            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, n, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withAddress(InetSocketAddress a) {
-            return new Config(a, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases);
+            return new Config(a, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withBackend(String b) {
-            return new Config(address, b, timers, loops, maxArgs, maxBulk, maxCommand, databases);
+            return new Config(address, b, timers, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withTimers(String t) {
-            return new Config(address, backend, t, loops, maxArgs, maxBulk, maxCommand, databases);
+            return new Config(address, backend, t, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withLoops(int n) {
-            return new Config(address, backend, timers, n, maxArgs, maxBulk, maxCommand, databases);
+            return new Config(address, backend, timers, n, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withLimits(int args, int bulk, long command) {
-            return new Config(address, backend, timers, loops, args, bulk, command, databases);
+            return new Config(address, backend, timers, loops, args, bulk, command, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
     }
 
     private final ServerHost host;
     private final Config config;
     private final LongAdder protocolErrors;
+    private final AtomicReference<RespConnection.Data> data;
 
-    private RespServer(ServerHost host, Config config, LongAdder protocolErrors) {
+    private RespServer(ServerHost host, Config config, LongAdder protocolErrors, AtomicReference<RespConnection.Data> data) {
         this.host = host;
         this.config = config;
         this.protocolErrors = protocolErrors;
+        this.data = data;
+    }
+
+    /** Subscribers disconnected for leaving more pub/sub messages unread than the limits allow. */
+    public long pushLimitDisconnections() {
+        return data.get().commands().server().outputLimitDisconnections().sum();
     }
 
     /** Connections answered {@code -ERR Protocol error} and closed so far, on every loop. */
@@ -110,7 +140,10 @@ public final class RespServer implements AutoCloseable {
                         for (int i = 0; i < databases.length; i++) {
                             databases[i] = new Keyspace(loop);
                         }
-                        data.set(new RespConnection.Data(loop, new Commands(databases, configValues(config)),
+                        ServerState state = ServerState.of(config.requirePass(), config.address().getPort(),
+                                loop.backendName(), config.loops(), new ServerState.PushLimit(config.pushHardLimit(),
+                                        config.pushSoftLimit(), config.pushSoftSeconds() * 1_000_000_000L));
+                        data.set(new RespConnection.Data(loop, new Commands(databases, configValues(config), state),
                                 protocolErrors, clientIds));
                     }
                     RespConnection.Data d = data.get();
@@ -118,7 +151,8 @@ public final class RespServer implements AutoCloseable {
                     return c -> new RespConnection(c, d, out,
                             new RespParser(config.maxArgs(), config.maxBulk(), config.maxCommand())).start();
                 });
-        return new RespServer(host, config, protocolErrors);
+        data.get().commands().server().port().set(host.address().getPort());
+        return new RespServer(host, config, protocolErrors, data);
     }
 
     /** What CONFIG GET reports: enough for redis-benchmark, and true of this server. */
@@ -156,14 +190,14 @@ public final class RespServer implements AutoCloseable {
 
     /**
      * The command line: {@code resp-server [--port P] [--host H] [--backend B] [--timers T] [--loops N]
-     * [--max-bulk BYTES] [--max-query-buffer BYTES] [--databases N]}.
+     * [--max-bulk BYTES] [--max-query-buffer BYTES] [--databases N] [--requirepass PASSWORD]}.
      */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         Config c;
         try {
             ServerArgs a = new ServerArgs("resp-server", args,
                     List.of("--port", "--host", "--backend", "--timers", "--loops", "--max-bulk",
-                            "--max-query-buffer", "--databases"), List.of());
+                            "--max-query-buffer", "--databases", "--requirepass"), List.of());
             InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
             Config d = Config.defaults();
             c = d.withAddress(new InetSocketAddress(host, a.integer("--port", 6379, 0, 65535)))
@@ -172,7 +206,8 @@ public final class RespServer implements AutoCloseable {
                     .withLoops(a.integer("--loops", 1, 1, 1024))
                     .withLimits(d.maxArgs(), a.integer("--max-bulk", d.maxBulk(), 1, Integer.MAX_VALUE - 64),
                             a.integer("--max-query-buffer", (int) d.maxCommand(), 1024, Integer.MAX_VALUE - 64))
-                    .withDatabases(a.integer("--databases", d.databases(), 1, 1_000_000));
+                    .withDatabases(a.integer("--databases", d.databases(), 1, 1_000_000))
+                    .withRequirePass(a.string("--requirepass", null));
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;

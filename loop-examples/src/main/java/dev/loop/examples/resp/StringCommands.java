@@ -166,6 +166,7 @@ final class StringCommands {
         long next = current + by;
         if (e != null) {
             e.value = Numbers.toBytes(next); // the TTL stays, as in Redis
+            keys.touched(key);
         } else {
             keys.put(key, Numbers.toBytes(next), false);
         }
