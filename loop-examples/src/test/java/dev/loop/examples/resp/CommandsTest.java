@@ -252,7 +252,11 @@ class CommandsTest {
         assertEquals("-ERR DB index is out of range\r\n", call("SELECT", "2"));
         assertEquals("-ERR DB index is out of range\r\n", call("SELECT", "-1"));
         assertEquals(":" + CommandTable.ALL.size() + "\r\n", call("COMMAND", "COUNT"));
-        assertEquals("*0\r\n", call("COMMAND", "DOCS"));
+        assertEquals("*0\r\n", call("COMMAND", "DOCS", "nosuch"), "unknown names are left out");
+        String summary = CommandDocs.of("get").summary();
+        assertEquals("*2\r\n$3\r\nget\r\n*6\r\n$7\r\nsummary\r\n$" + summary.length() + "\r\n" + summary
+                + "\r\n$5\r\nsince\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$6\r\nstring\r\n", call("COMMAND", "DOCS", "get"));
+        assertTrue(call("COMMAND", "DOCS").startsWith("*" + 2 * CommandTable.ALL.size() + "\r\n"), "every command");
         assertTrue(call("COMMAND", "INFO", "get").startsWith("*1\r\n*10\r\n$3\r\nget\r\n:2\r\n"));
         assertEquals("*2\r\n$4\r\nsave\r\n$0\r\n\r\n", call("CONFIG", "GET", "save"));
         assertEquals("*4\r\n$4\r\nsave\r\n$0\r\n\r\n$10\r\nappendonly\r\n$2\r\nno\r\n", call("CONFIG", "GET", "sa*", "*only"));
