@@ -133,6 +133,7 @@ final class ConnectionCommands {
             r.error("ERR unknown subcommand '" + text(argv[1]) + "'. Try CLIENT HELP.");
             return;
         }
+        s.lastCommand = "client|" + sub;
         if (arity > 0 ? argv.length != arity : argv.length < -arity) {
             Commands.wrongArity(r, "client|" + sub);
             return;

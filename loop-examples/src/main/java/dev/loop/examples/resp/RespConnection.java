@@ -132,15 +132,13 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         in.clear();
         pushDropped.set(true);
         data.commands().server().clients().remove(session.id);
-        // subscriptions and watches live on the data loop: forgotten there, after any batch of ours
-        if (data.loop() == home) {
-            data.commands().disconnected(session);
-        } else {
-            try {
-                data.loop().execute(() -> data.commands().disconnected(session));
-            } catch (IllegalStateException dataClosed) {
-                // the server is shutting down: nothing left to forget them in
-            }
+        // subscriptions and watches live on the data loop: forgotten there, after any batch of
+        // ours, and never from inside a PUBLISH that is walking the subscribers (a write that fails
+        // there may close this connection): so always as a task of its own
+        try {
+            data.loop().execute(() -> data.commands().disconnected(session));
+        } catch (IllegalStateException dataClosed) {
+            // the server is shutting down: nothing left to forget them in
         }
     }
 
@@ -198,14 +196,10 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
             return;
         }
         data.commands().server().outputLimitDisconnections().increment();
-        if (home.inLoop()) {
-            conn.abort();
-        } else {
-            try {
-                home.execute(conn::abort);
-            } catch (IllegalStateException homeClosed) {
-                // closed already
-            }
+        try {
+            home.execute(conn::abort); // a task of its own: this may run inside a PUBLISH's walk
+        } catch (IllegalStateException homeClosed) {
+            // closed already
         }
     }
 

@@ -18,14 +18,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * {@code resp-server}: a key-value server speaking the Redis protocol (RESP2) on one loop or a loop
- * group, so {@code redis-cli} and {@code redis-benchmark} can drive it. Thread-safe.
+ * {@code resp-server}: a key-value server speaking the Redis protocol (RESP2, and RESP3 after
+ * {@code HELLO 3}) on one loop or a loop group, so {@code redis-cli}, {@code redis-benchmark} and
+ * the common client libraries can drive it. Thread-safe.
  *
  * <p>String keys with {@code SET} (EX/PX/NX/XX/KEEPTTL/GET), {@code GET}, {@code DEL},
  * {@code EXISTS}, counters, {@code MGET}/{@code MSET}, TTLs ({@code EXPIRE}, {@code PEXPIRE},
  * {@code TTL}, {@code PTTL}, {@code PERSIST}) kept as loop timers, and the housekeeping clients
  * need ({@code PING}, {@code ECHO}, {@code SELECT}, {@code DBSIZE}, {@code FLUSHALL},
- * {@code QUIT}, {@code COMMAND}, {@code CONFIG GET}); inline and multibulk requests, pipelining.
+ * {@code QUIT}, {@code COMMAND}, {@code CONFIG GET}); the connection's handshake ({@code HELLO},
+ * {@code AUTH}, {@code CLIENT}, {@code INFO}, {@code RESET}), transactions ({@code MULTI},
+ * {@code EXEC}, {@code WATCH}) and pub/sub; inline and multibulk requests, pipelining.
  *
  * <p>The keyspace lives on the first loop. With more loops, the others accept and parse for their
  * clients and hand each batch of commands to the first one (see {@link RespConnection}): Redis 6's
