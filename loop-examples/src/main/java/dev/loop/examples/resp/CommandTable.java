@@ -36,6 +36,23 @@ final class CommandTable {
     static final int QUIT = 22;
     static final int COMMAND = 23;
     static final int CONFIG = 24;
+    // the connection, transactions and pub/sub: numbered apart from the data commands
+    static final int HELLO = 100;
+    static final int AUTH = 101;
+    static final int CLIENT = 102;
+    static final int INFO = 103;
+    static final int RESET = 104;
+    static final int MULTI = 105;
+    static final int EXEC = 106;
+    static final int DISCARD = 107;
+    static final int WATCH = 108;
+    static final int UNWATCH = 109;
+    static final int SUBSCRIBE = 110;
+    static final int UNSUBSCRIBE = 111;
+    static final int PSUBSCRIBE = 112;
+    static final int PUNSUBSCRIBE = 113;
+    static final int PUBLISH = 114;
+    static final int PUBSUB = 115;
 
     /**
      * One command.
@@ -79,7 +96,23 @@ final class CommandTable {
             new Spec(SELECT, "select", 2, List.of("loading", "stale", "fast"), 0, 0, 0),
             new Spec(QUIT, "quit", -1, List.of("loading", "stale", "fast"), 0, 0, 0),
             new Spec(COMMAND, "command", -1, List.of("loading", "stale"), 0, 0, 0),
-            new Spec(CONFIG, "config", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0));
+            new Spec(CONFIG, "config", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0),
+            new Spec(HELLO, "hello", -1, List.of("noscript", "loading", "stale", "fast", "no_auth"), 0, 0, 0),
+            new Spec(AUTH, "auth", -2, List.of("noscript", "loading", "stale", "fast", "no_auth"), 0, 0, 0),
+            new Spec(CLIENT, "client", -2, List.of("noscript", "loading", "stale"), 0, 0, 0),
+            new Spec(INFO, "info", -1, List.of("loading", "stale"), 0, 0, 0),
+            new Spec(RESET, "reset", 1, List.of("noscript", "loading", "stale", "fast", "no_auth"), 0, 0, 0),
+            new Spec(MULTI, "multi", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0),
+            new Spec(EXEC, "exec", 1, List.of("noscript", "loading", "stale"), 0, 0, 0),
+            new Spec(DISCARD, "discard", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0),
+            new Spec(WATCH, "watch", -2, List.of("noscript", "loading", "stale", "fast"), 1, -1, 1),
+            new Spec(UNWATCH, "unwatch", 1, List.of("noscript", "loading", "stale", "fast"), 0, 0, 0),
+            new Spec(SUBSCRIBE, "subscribe", -2, List.of("pubsub", "noscript", "loading", "stale"), 0, 0, 0),
+            new Spec(UNSUBSCRIBE, "unsubscribe", -1, List.of("pubsub", "noscript", "loading", "stale"), 0, 0, 0),
+            new Spec(PSUBSCRIBE, "psubscribe", -2, List.of("pubsub", "noscript", "loading", "stale"), 0, 0, 0),
+            new Spec(PUNSUBSCRIBE, "punsubscribe", -1, List.of("pubsub", "noscript", "loading", "stale"), 0, 0, 0),
+            new Spec(PUBLISH, "publish", 3, List.of("pubsub", "loading", "stale", "fast"), 0, 0, 0),
+            new Spec(PUBSUB, "pubsub", -2, List.of("pubsub", "loading", "stale"), 0, 0, 0));
 
     private static final int MAX_NAME = 16;
     /** Specs by name length, then their lower-case names, side by side. */

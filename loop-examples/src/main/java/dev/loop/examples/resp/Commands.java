@@ -11,150 +11,256 @@ import java.util.Map;
  * loop with the keyspace. Errors use Redis' wording, so clients and people read them the same way.
  */
 final class Commands {
-    private final Keyspace keys;
+    private final Keyspace[] databases;
     private final StringCommands strings;
     /** What {@code CONFIG GET} answers: redis-benchmark asks for {@code save} and {@code appendonly}. */
     private final Map<String, String> config;
+    private final ServerState server;
+    private final ConnectionCommands connection;
+    private final Transactions transactions = new Transactions();
+    private final PubSub pubsub = new PubSub();
 
-    Commands(Keyspace keys, Map<String, String> config) {
-        this.keys = keys;
-        this.strings = new StringCommands(keys);
-        this.config = new LinkedHashMap<>(config);
+    /** Commands over {@code databases} (index 0 is the default), answering CONFIG GET with {@code config}. */
+    Commands(Keyspace[] databases, Map<String, String> config) {
+        this(databases, config, ServerState.standalone());
     }
 
+    /** Commands of a server described by {@code server} (its password, its clients, its counters). */
+    Commands(Keyspace[] databases, Map<String, String> config, ServerState server) {
+        if (databases.length == 0) {
+            throw new IllegalArgumentException("a server needs at least one database");
+        }
+        this.databases = databases.clone();
+        this.strings = new StringCommands();
+        this.config = new LinkedHashMap<>(config);
+        this.server = server;
+        this.connection = new ConnectionCommands(server, this);
+    }
+
+    ServerState server() {
+        return server;
+    }
+
+    /** Forgets what {@code s} left behind on the data loop: its subscriptions and watches. */
+    void disconnected(Session s) {
+        pubsub.removeAll(s);
+        Watches.unwatchAll(s);
+        s.queued = null;
+    }
+
+    /** The default database (index 0). */
     Keyspace keyspace() {
-        return keys;
+        return databases[0];
+    }
+
+    Keyspace database(int index) {
+        return databases[index];
+    }
+
+    int databases() {
+        return databases.length;
     }
 
     /**
-     * Runs one command and writes its reply to {@code out}.
+     * Runs one command of {@code session}'s and writes its reply to {@code out}.
      *
      * @return true if the connection is to be closed once the reply is written ({@code QUIT})
      */
-    boolean execute(byte[][] argv, OutputBuffer out) {
+    boolean execute(byte[][] argv, Session session, OutputBuffer out) {
+        Reply r = session.reply.to(out);
+        server.commandsProcessed().increment();
         Spec spec = CommandTable.lookup(argv[0]);
         if (spec == null) {
-            unknownCommand(argv, out);
+            unknownCommand(argv, r);
+            Transactions.refused(session);
             return false;
         }
         if (!spec.arityAccepts(argv.length)) {
-            wrongArity(out, spec.name());
+            wrongArity(r, spec.name());
+            Transactions.refused(session);
             return false;
         }
+        int id = spec.id();
+        if (!session.authenticated && server.authRequired() && id != CommandTable.AUTH && id != CommandTable.HELLO
+                && id != CommandTable.QUIT && id != CommandTable.RESET) {
+            r.error(ConnectionCommands.NOAUTH);
+            Transactions.refused(session);
+            return false;
+        }
+        if (session.inSubscribedMode() && id != CommandTable.SUBSCRIBE && id != CommandTable.UNSUBSCRIBE
+                && id != CommandTable.PSUBSCRIBE && id != CommandTable.PUNSUBSCRIBE && id != CommandTable.PING
+                && id != CommandTable.QUIT && id != CommandTable.RESET) {
+            r.error("ERR Can't execute '" + spec.name() + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT "
+                    + "/ RESET are allowed in this context");
+            return false;
+        }
+        session.lastCommand = spec.name();
+        session.lastCommandNanos = System.nanoTime();
+        if (session.queued != null && !Transactions.runsInsideMulti(id)) {
+            transactions.queue(session, argv, r);
+            return false;
+        }
+        return dispatch(spec, argv, session, r);
+    }
+
+    /** Runs a command that passed the checks (directly, or from EXEC's queue). */
+    boolean dispatch(Spec spec, byte[][] argv, Session session, Reply r) {
+        Keyspace keys = databases[session.db];
         switch (spec.id()) {
             case CommandTable.PING -> {
                 if (argv.length > 2) {
-                    wrongArity(out, "ping");
+                    wrongArity(r, "ping");
+                } else if (session.inSubscribedMode()) {
+                    r.arrayHeader(2); // a RESP2 subscriber reads only arrays
+                    r.bulk("pong");
+                    r.bulk(argv.length == 2 ? argv[1] : new byte[0]);
                 } else if (argv.length == 2) {
-                    Reply.bulk(out, argv[1]);
+                    r.bulk(argv[1]);
                 } else {
-                    out.put(Reply.PONG);
+                    r.raw(Reply.PONG);
                 }
             }
-            case CommandTable.ECHO -> Reply.bulk(out, argv[1]);
-            case CommandTable.DBSIZE -> Reply.integer(out, keys.size());
+            case CommandTable.ECHO -> r.bulk(argv[1]);
+            case CommandTable.DBSIZE -> r.integer(keys.size());
             case CommandTable.FLUSHALL, CommandTable.FLUSHDB -> {
                 if (argv.length > 2 || (argv.length == 2 && !CommandTable.is(argv[1], "async")
                         && !CommandTable.is(argv[1], "sync"))) {
-                    Reply.error(out, "ERR syntax error");
+                    r.error("ERR syntax error");
                 } else {
-                    keys.clear();
-                    Reply.ok(out);
+                    if (spec.id() == CommandTable.FLUSHALL) {
+                        for (Keyspace db : databases) {
+                            db.clear();
+                        }
+                    } else {
+                        keys.clear();
+                    }
+                    r.ok();
                 }
             }
             case CommandTable.SELECT -> {
                 if (!Numbers.isLong(argv[1])) {
-                    Reply.error(out, StringCommands.NOT_AN_INTEGER);
-                } else if (Numbers.parseLong(argv[1]) != 0) {
-                    Reply.error(out, "ERR DB index is out of range");
+                    r.error(StringCommands.NOT_AN_INTEGER);
+                } else if (Numbers.parseLong(argv[1]) < 0 || Numbers.parseLong(argv[1]) >= databases.length) {
+                    r.error("ERR DB index is out of range");
                 } else {
-                    Reply.ok(out);
+                    session.db = (int) Numbers.parseLong(argv[1]);
+                    r.ok();
                 }
             }
             case CommandTable.QUIT -> {
-                Reply.ok(out);
+                r.ok();
                 return true;
             }
-            case CommandTable.COMMAND -> command(argv, out);
-            case CommandTable.CONFIG -> config(argv, out);
-            default -> strings.execute(spec.id(), argv, out);
+            case CommandTable.COMMAND -> command(argv, r);
+            case CommandTable.CONFIG -> config(argv, r);
+            case CommandTable.HELLO -> connection.hello(argv, session, r);
+            case CommandTable.AUTH -> connection.auth(argv, session, r);
+            case CommandTable.CLIENT -> connection.client(argv, session, r);
+            case CommandTable.INFO -> connection.info(argv, pubsub, r);
+            case CommandTable.RESET -> connection.reset(session, pubsub, r);
+            case CommandTable.MULTI -> transactions.multi(session, r);
+            case CommandTable.EXEC -> {
+                return transactions.exec(session, this, r);
+            }
+            case CommandTable.DISCARD -> transactions.discard(session, r);
+            case CommandTable.WATCH -> transactions.watch(session, argv, keys, r);
+            case CommandTable.UNWATCH -> transactions.unwatch(session, r);
+            case CommandTable.SUBSCRIBE -> pubsub.subscribe(session, argv, r, false);
+            case CommandTable.PSUBSCRIBE -> pubsub.subscribe(session, argv, r, true);
+            case CommandTable.UNSUBSCRIBE -> pubsub.unsubscribe(session, argv, r, false);
+            case CommandTable.PUNSUBSCRIBE -> pubsub.unsubscribe(session, argv, r, true);
+            case CommandTable.PUBLISH -> r.integer(pubsub.publish(argv[1], argv[2], session));
+            case CommandTable.PUBSUB -> pubsub.pubsub(argv, r);
+            default -> strings.execute(spec.id(), argv, keys, r);
         }
         return false;
     }
 
-    static void wrongArity(OutputBuffer out, String name) {
-        Reply.error(out, "ERR wrong number of arguments for '" + name + "' command");
+    static void wrongArity(Reply r, String name) {
+        r.error("ERR wrong number of arguments for '" + name + "' command");
     }
 
     /** Redis' message: the name and up to 128 characters of the arguments, each quoted. */
-    private static void unknownCommand(byte[][] argv, OutputBuffer out) {
+    private static void unknownCommand(byte[][] argv, Reply r) {
         StringBuilder args = new StringBuilder();
         for (int i = 1; i < argv.length && args.length() < 128; i++) {
             String a = new String(argv[i], StandardCharsets.UTF_8);
             args.append('\'').append(a, 0, Math.min(a.length(), 128 - args.length())).append("' ");
         }
         String name = new String(argv[0], StandardCharsets.UTF_8);
-        Reply.error(out, "ERR unknown command '" + name.substring(0, Math.min(128, name.length()))
+        r.error("ERR unknown command '" + name.substring(0, Math.min(128, name.length()))
                 + "', with args beginning with: " + args);
     }
 
     /** {@code COMMAND}, {@code COMMAND COUNT|LIST|INFO|DOCS}: enough for redis-cli and redis-benchmark. */
-    private static void command(byte[][] argv, OutputBuffer out) {
+    private static void command(byte[][] argv, Reply r) {
         if (argv.length == 1) {
-            Reply.arrayHeader(out, CommandTable.ALL.size());
-            CommandTable.ALL.forEach(s -> describe(s, out));
+            r.arrayHeader(CommandTable.ALL.size());
+            CommandTable.ALL.forEach(s -> describe(s, r));
         } else if (CommandTable.is(argv[1], "count")) {
-            Reply.integer(out, CommandTable.ALL.size());
+            r.integer(CommandTable.ALL.size());
         } else if (CommandTable.is(argv[1], "list")) {
-            Reply.arrayHeader(out, CommandTable.ALL.size());
-            CommandTable.ALL.forEach(s -> Reply.bulk(out, s.name()));
+            r.arrayHeader(CommandTable.ALL.size());
+            CommandTable.ALL.forEach(s -> r.bulk(s.name()));
         } else if (CommandTable.is(argv[1], "info")) {
             if (argv.length == 2) {
-                Reply.arrayHeader(out, CommandTable.ALL.size());
-                CommandTable.ALL.forEach(s -> describe(s, out));
+                r.arrayHeader(CommandTable.ALL.size());
+                CommandTable.ALL.forEach(s -> describe(s, r));
                 return;
             }
-            Reply.arrayHeader(out, argv.length - 2);
+            r.arrayHeader(argv.length - 2);
             for (int i = 2; i < argv.length; i++) {
                 Spec s = CommandTable.lookup(argv[i]);
                 if (s == null) {
-                    out.put(Reply.ascii("*-1\r\n"));
+                    r.nullArray();
                 } else {
-                    describe(s, out);
+                    describe(s, r);
                 }
             }
         } else if (CommandTable.is(argv[1], "docs")) {
-            out.put(Reply.EMPTY_ARRAY); // no documentation: clients fall back to their own help
+            java.util.List<Spec> asked = new java.util.ArrayList<>();
+            for (int i = 2; i < argv.length; i++) {
+                Spec s = CommandTable.lookup(argv[i]);
+                if (s != null) {
+                    asked.add(s); // unknown names are left out, as redis-server does
+                }
+            }
+            java.util.List<Spec> docs = argv.length == 2 ? CommandTable.ALL : asked;
+            r.mapHeader(docs.size());
+            docs.forEach(s -> CommandDocs.describe(s, r));
         } else {
-            Reply.error(out, "ERR unknown subcommand '" + new String(argv[1], StandardCharsets.UTF_8)
+            r.error("ERR unknown subcommand '" + new String(argv[1], StandardCharsets.UTF_8)
                     + "'. Try COMMAND HELP.");
         }
     }
 
-    /** A command as Redis 7 describes it in RESP2: ten fields, the last four empty here. */
-    private static void describe(Spec s, OutputBuffer out) {
-        Reply.arrayHeader(out, 10);
-        Reply.bulk(out, s.name());
-        Reply.integer(out, s.arity());
-        Reply.arrayHeader(out, s.flags().size());
-        s.flags().forEach(f -> out.put((byte) '+').putAscii(f).putAscii("\r\n"));
-        Reply.integer(out, s.firstKey());
-        Reply.integer(out, s.lastKey());
-        Reply.integer(out, s.step());
+    /**
+     * A command as Redis 7 describes it: ten fields, the last four (ACL categories, tips, key
+     * specs, subcommands) empty here. Flags and the empty ones are sets in RESP3.
+     */
+    private static void describe(Spec s, Reply r) {
+        r.arrayHeader(10);
+        r.bulk(s.name());
+        r.integer(s.arity());
+        r.setHeader(s.flags().size());
+        s.flags().forEach(f -> r.status(f));
+        r.integer(s.firstKey());
+        r.integer(s.lastKey());
+        r.integer(s.step());
         for (int i = 0; i < 4; i++) {
-            out.put(Reply.EMPTY_ARRAY);
+            r.setHeader(0);
         }
     }
 
     /** {@code CONFIG GET pattern...}: the parameters matching any pattern, as name/value pairs. */
-    private void config(byte[][] argv, OutputBuffer out) {
+    private void config(byte[][] argv, Reply r) {
         if (!CommandTable.is(argv[1], "get")) {
-            Reply.error(out, "ERR unknown subcommand '" + new String(argv[1], StandardCharsets.UTF_8)
+            r.error("ERR unknown subcommand '" + new String(argv[1], StandardCharsets.UTF_8)
                     + "'. Try CONFIG HELP.");
             return;
         }
         if (argv.length < 3) {
-            wrongArity(out, "config|get");
+            wrongArity(r, "config|get");
             return;
         }
         Map<String, String> found = new LinkedHashMap<>();
@@ -166,10 +272,10 @@ final class Commands {
                 }
             });
         }
-        Reply.arrayHeader(out, found.size() * 2);
+        r.arrayHeader(found.size() * 2);
         found.forEach((k, v) -> {
-            Reply.bulk(out, k);
-            Reply.bulk(out, v);
+            r.bulk(k);
+            r.bulk(v);
         });
     }
 

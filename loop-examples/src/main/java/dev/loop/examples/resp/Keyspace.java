@@ -14,6 +14,10 @@ import dev.loop.TimerHandle;
  * cancels the timer (cancel is O(1) on the wheel, O(log n) on the heap) so millions of keys with
  * TTLs are millions of loop timers and nothing else. An access also checks the deadline, so a key
  * whose timer is still queued behind others is never seen after it expired.
+ *
+ * <p>Every change to a key, through these methods or in place, is reported to {@link #touched}
+ * (the mutators here call it; a command that changes an entry's value in place calls it itself),
+ * so that WATCH sees writes from any client. It costs nothing while nobody watches.
  */
 final class Keyspace {
     private static final int INITIAL_CAPACITY = 16;
@@ -37,10 +41,13 @@ final class Keyspace {
         public void run() {
             expiry = null;
             unlink(this);
+            touched(key);
         }
     }
 
     private final Loop loop;
+    /** Who WATCHes which key of this database. */
+    final Watches watches = new Watches();
     private Entry[] table = new Entry[INITIAL_CAPACITY];
     private int size;
 
@@ -76,6 +83,7 @@ final class Keyspace {
      * @return the entry, new or updated
      */
     Entry put(byte[] key, byte[] value, boolean keepTtl) {
+        touched(key);
         Entry e = find(key);
         if (e != null) {
             e.value = value;
@@ -108,6 +116,7 @@ final class Keyspace {
 
     /** Gives {@code e} a deadline in loop time, replacing any it had. */
     void expireAt(Entry e, long deadlineNanos) {
+        touched(e.key);
         if (e.expiry != null) {
             e.expiry.cancel();
         }
@@ -121,6 +130,7 @@ final class Keyspace {
         }
         e.expiry.cancel();
         e.expiry = null;
+        touched(e.key);
         return true;
     }
 
@@ -135,6 +145,23 @@ final class Keyspace {
             e.expiry = null;
         }
         unlink(e);
+        touched(e.key);
+    }
+
+    /** {@code key} changed: marks the transactions of the clients watching it to fail. */
+    void touched(byte[] key) {
+        watches.touched(key);
+    }
+
+    /** Keys with a TTL, for INFO's keyspace section: a walk of the table, as INFO is rare. */
+    int expiring() {
+        int n = 0;
+        for (Entry head : table) {
+            for (Entry e = head; e != null; e = e.next) {
+                n += e.expiry != null ? 1 : 0;
+            }
+        }
+        return n;
     }
 
     /** Keys held, counting expired ones whose timer has not fired yet (as Redis' DBSIZE does). */
@@ -144,6 +171,9 @@ final class Keyspace {
 
     /** Deletes every key and cancels every timer. */
     void clear() {
+        if (watches.size() > 0) {
+            watches.flushed(k -> find(k) != null);
+        }
         for (Entry head : table) {
             for (Entry e = head; e != null; e = e.next) {
                 if (e.expiry != null) {

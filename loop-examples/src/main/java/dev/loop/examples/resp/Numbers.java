@@ -67,4 +67,30 @@ final class Numbers {
     static byte[] toBytes(long n) {
         return Long.toString(n).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
+
+    /**
+     * A double as Redis 7 writes one in a reply: the shortest digits that read back as the same
+     * value, plain where the exponent is small ({@code 3.5}, {@code 10}, {@code 0.001}), with an
+     * exponent otherwise ({@code 1e+20}), and {@code inf}, {@code -inf}, {@code nan}.
+     */
+    static String formatDouble(double d) {
+        if (Double.isNaN(d)) {
+            return "nan";
+        }
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "inf" : "-inf";
+        }
+        if (d == 0) {
+            return (1 / d < 0) ? "-0" : "0";
+        }
+        java.math.BigDecimal v = new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros();
+        int exponent = v.precision() - v.scale() - 1; // the power of ten of the first digit
+        if (exponent < -5 || exponent >= 21) {
+            String digits = v.unscaledValue().abs().toString();
+            String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+            return (d < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+")
+                    + (Math.abs(exponent) < 10 ? "0" : "") + Math.abs(exponent);
+        }
+        return v.toPlainString();
+    }
 }

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -33,8 +34,16 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>After {@code QUIT} or a protocol error the connection stops sending, then reads and drops
  * until the client closes or {@link #LINGER} passes, so the client reads the last reply rather
  * than a reset for the bytes it was still sending.
+ *
+ * <p>Pub/sub messages for this client are published on the data loop and delivered here through
+ * the home loop's {@code execute}, the same queue its batches' replies come back through, so a
+ * message comes after the replies to the commands run before its PUBLISH. What a subscriber that
+ * does not read can make the server hold is bounded as Redis bounds it
+ * ({@link ServerState.PushLimit}): the messages on their way count with the bytes queued on the
+ * socket, and past the hard limit, or above the soft one for too long, the client is disconnected
+ * and counted, never logged.
  */
-final class RespConnection implements ConnectionHandler {
+final class RespConnection implements ConnectionHandler, Session.Subscriber {
     /** Commands run per batch at most: bounds the replies buffered before one write. */
     static final int MAX_BATCH = 1024;
     static final Duration LINGER = Duration.ofSeconds(2);
@@ -44,9 +53,9 @@ final class RespConnection implements ConnectionHandler {
     /**
      * The loop holding the keyspace, what runs commands on it, and the count of connections closed
      * for a protocol error (counted, not logged: a client that sends garbage on a thousand
-     * connections costs a number, not a thousand log lines).
+     * connections costs a number, not a thousand log lines), and the last client id given out.
      */
-    record Data(Loop loop, Commands commands, LongAdder protocolErrors) {
+    record Data(Loop loop, Commands commands, LongAdder protocolErrors, AtomicLong clientIds) {
     }
 
     private final Connection conn;
@@ -55,6 +64,7 @@ final class RespConnection implements ConnectionHandler {
     private final OutputBuffer loopOut; // the home loop's shared buffer, for batches run in place
     private final InputBuffer in = new InputBuffer();
     private final RespParser parser;
+    private final Session session;
     private final List<byte[][]> batch = new ArrayList<>();
     private int batchPos;               // the batch's next command to run
     private ProtocolError error;        // found after the batch's commands: replied to last
@@ -67,12 +77,29 @@ final class RespConnection implements ConnectionHandler {
     private boolean eof;
     private TimerHandle lingerTimer;
 
+    // pushed messages: what is on its way to the home loop (written on both loops), the bytes
+    // queued on the socket as of the last delivery, whether the subscriber was dropped
+    private final AtomicLong pushPending = new AtomicLong();
+    private volatile long pushQueued;
+    private final java.util.concurrent.atomic.AtomicBoolean pushDropped = new java.util.concurrent.atomic.AtomicBoolean();
+    private long softSince;             // home loop time since the queue is above the soft limit, or 0
+
     RespConnection(Connection conn, Data data, OutputBuffer loopOut, RespParser parser) {
         this.conn = conn;
         this.home = conn.loop();
         this.data = data;
         this.loopOut = loopOut;
         this.parser = parser;
+        ServerState state = data.commands().server();
+        this.session = new Session(data.clientIds().incrementAndGet(), this, address(conn.remoteAddress()),
+                address(conn.localAddress()));
+        session.authenticated = !state.authRequired();
+        state.clients().put(session.id, session);
+        state.connectionsReceived().increment();
+    }
+
+    private static String address(java.net.InetSocketAddress a) {
+        return a == null ? "?:0" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
     void start() {
@@ -103,6 +130,77 @@ final class RespConnection implements ConnectionHandler {
             lingerTimer.cancel();
         }
         in.clear();
+        pushDropped.set(true);
+        data.commands().server().clients().remove(session.id);
+        // subscriptions and watches live on the data loop: forgotten there, after any batch of
+        // ours, and never from inside a PUBLISH that is walking the subscribers (a write that fails
+        // there may close this connection): so always as a task of its own
+        try {
+            data.loop().execute(() -> data.commands().disconnected(session));
+        } catch (IllegalStateException dataClosed) {
+            // the server is shutting down: nothing left to forget them in
+        }
+    }
+
+    /** On the data loop: hands a message to the home loop, unless this subscriber is over its limit. */
+    @Override
+    public boolean push(byte[] message) {
+        if (pushDropped.get()) {
+            return false;
+        }
+        long pending = pushPending.addAndGet(message.length);
+        if (pending + pushQueued > data.commands().server().pushLimit().hard()) {
+            dropSubscriber();
+            return false;
+        }
+        if (home == data.loop()) {
+            deliver(message);
+            return true;
+        }
+        try {
+            home.execute(() -> deliver(message));
+            return true;
+        } catch (IllegalStateException homeClosed) {
+            pushDropped.set(true);
+            return false;
+        }
+    }
+
+    /** On the home loop: writes a message, then checks what the socket holds against the limits. */
+    private void deliver(byte[] message) {
+        pushPending.addAndGet(-message.length);
+        if (pushDropped.get() || closing || !conn.isOpen()) {
+            return;
+        }
+        conn.write(message);
+        long queued = conn.queuedBytes();
+        pushQueued = queued;
+        ServerState.PushLimit limit = data.commands().server().pushLimit();
+        if (queued > limit.hard()) {
+            dropSubscriber();
+        } else if (queued > limit.soft()) {
+            long now = home.time();
+            if (softSince == 0) {
+                softSince = now | 1;
+            } else if (now - softSince >= limit.softNanos()) {
+                dropSubscriber();
+            }
+        } else {
+            softSince = 0;
+        }
+    }
+
+    /** Disconnects a subscriber that does not read its messages; counted once. On either loop. */
+    private void dropSubscriber() {
+        if (!pushDropped.compareAndSet(false, true)) {
+            return;
+        }
+        data.commands().server().outputLimitDisconnections().increment();
+        try {
+            home.execute(conn::abort); // a task of its own: this may run inside a PUBLISH's walk
+        } catch (IllegalStateException homeClosed) {
+            // closed already
+        }
     }
 
     /** Runs the complete commands buffered, a batch at a time, until input, or the client's reading, runs out. */
@@ -149,7 +247,7 @@ final class RespConnection implements ConnectionHandler {
     private boolean run(OutputBuffer out) {
         int start = out.size();
         while (batchPos < batch.size()) {
-            if (data.commands().execute(batch.get(batchPos++), out)) {
+            if (data.commands().execute(batch.get(batchPos++), session, out)) {
                 batchPos = batch.size();
                 error = null;
                 return true; // QUIT: the commands after it are not run
@@ -159,7 +257,7 @@ final class RespConnection implements ConnectionHandler {
             }
         }
         if (error != null) {
-            Reply.error(out, error.reply());
+            session.reply.to(out).error(error.reply());
             return true;
         }
         return false;

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Parses RESP2 requests, multibulk ({@code *2\r\n$3\r\nGET\r\n$1\r\nk\r\n}) and inline
+ * Parses requests (the same in RESP2 and RESP3), multibulk ({@code *2\r\n$3\r\nGET\r\n$1\r\nk\r\n}) and inline
  * ({@code GET k\r\n}), from a connection's input as it arrives. Not thread-safe: one per
  * connection.
  *
@@ -138,19 +138,23 @@ final class RespParser {
     private static long numberLine(InputBuffer in, char prefix, String tooLong, String invalid) throws ProtocolError {
         byte[] b = in.array();
         int s = in.start();
-        int nl = indexOf(b, s, in.end(), (byte) '\n');
-        if (nl < 0) {
+        // the line ends at CR, as redis-server reads it: a bare LF is part of the number (and so
+        // refused), and a line without CR waits for more input up to the inline limit
+        int cr = indexOf(b, s, in.end(), (byte) '\r');
+        if (cr < 0) {
             if (in.size() > MAX_INLINE) {
                 throw new ProtocolError(tooLong);
             }
             return Long.MIN_VALUE;
         }
-        int stop = nl > s && b[nl - 1] == '\r' ? nl - 1 : nl;
-        if (!Numbers.isLong(b, s + 1, stop)) {
+        if (cr + 1 >= in.end()) {
+            return Long.MIN_VALUE; // the byte after CR has not arrived yet
+        }
+        if (!Numbers.isLong(b, s + 1, cr)) {
             throw new ProtocolError(invalid);
         }
-        long n = Numbers.parseLong(b, s + 1, stop);
-        in.consumeTo(nl + 1);
+        long n = Numbers.parseLong(b, s + 1, cr);
+        in.consumeTo(cr + 2); // the byte after CR is skipped unchecked, as redis-server does
         return n;
     }
 

@@ -13,18 +13,22 @@ import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * {@code resp-server}: a key-value server speaking the Redis protocol (RESP2) on one loop or a loop
- * group, so {@code redis-cli} and {@code redis-benchmark} can drive it. Thread-safe.
+ * {@code resp-server}: a key-value server speaking the Redis protocol (RESP2, and RESP3 after
+ * {@code HELLO 3}) on one loop or a loop group, so {@code redis-cli}, {@code redis-benchmark} and
+ * the common client libraries can drive it. Thread-safe.
  *
  * <p>String keys with {@code SET} (EX/PX/NX/XX/KEEPTTL/GET), {@code GET}, {@code DEL},
  * {@code EXISTS}, counters, {@code MGET}/{@code MSET}, TTLs ({@code EXPIRE}, {@code PEXPIRE},
  * {@code TTL}, {@code PTTL}, {@code PERSIST}) kept as loop timers, and the housekeeping clients
- * need ({@code PING}, {@code ECHO}, {@code SELECT 0}, {@code DBSIZE}, {@code FLUSHALL},
- * {@code QUIT}, {@code COMMAND}, {@code CONFIG GET}); inline and multibulk requests, pipelining.
+ * need ({@code PING}, {@code ECHO}, {@code SELECT}, {@code DBSIZE}, {@code FLUSHALL},
+ * {@code QUIT}, {@code COMMAND}, {@code CONFIG GET}); the connection's handshake ({@code HELLO},
+ * {@code AUTH}, {@code CLIENT}, {@code INFO}, {@code RESET}), transactions ({@code MULTI},
+ * {@code EXEC}, {@code WATCH}) and pub/sub; inline and multibulk requests, pipelining.
  *
  * <p>The keyspace lives on the first loop. With more loops, the others accept and parse for their
  * clients and hand each batch of commands to the first one (see {@link RespConnection}): Redis 6's
@@ -41,43 +45,84 @@ public final class RespServer implements AutoCloseable {
      * @param maxCommand bytes one connection's command in progress may hold, its arguments' bytes
      *                   and a few bytes each (Redis' client-query-buffer-limit, 1 GB by default);
      *                   what a client may make the server hold is this, not what it declares
+     * @param requirePass the default user's password (Redis' requirepass), or null: none needed
+     * @param pushHardLimit bytes of pub/sub messages a subscriber may leave unread before it is
+     *                   disconnected (Redis: 32 MB); {@code pushSoftLimit} for {@code pushSoftSeconds}
+     *                   (Redis: 8 MB for 60 s) disconnects it too
      */
     public record Config(InetSocketAddress address, String backend, String timers, int loops, int maxArgs,
-                         int maxBulk, long maxCommand) {
+                         int maxBulk, long maxCommand, int databases, String requirePass, long pushHardLimit,
+                         long pushSoftLimit, int pushSoftSeconds) {
+        public Config {
+            if (databases < 1) {
+                throw new IllegalArgumentException("databases must be at least 1, not " + databases);
+            }
+        }
+
         public static Config defaults() {
             return new Config(new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379), null, null, 1,
-                    1024 * 1024, 512 * 1024 * 1024, 1024L * 1024 * 1024);
+                    1024 * 1024, 512 * 1024 * 1024, 1024L * 1024 * 1024, 16, null, 32L << 20, 8L << 20, 60);
+        }
+
+        /** Clients must AUTH with {@code password} (null: no password) before any other command. */
+        public Config withRequirePass(String password) {
+            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases, password,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
+        }
+
+        /** Redis' {@code client-output-buffer-limit pubsub hard soft seconds}. */
+        public Config withPushLimits(long hard, long soft, int seconds) {
+            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    hard, soft, seconds);
+        }
+
+        /** {@code SELECT} takes 0 to {@code n - 1}, as Redis' {@code databases} setting (16 by default). */
+        public Config withDatabases(int n) {
+            return new Config(address, backend, timers, loops, maxArgs, maxBulk, maxCommand, n, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withAddress(InetSocketAddress a) {
-            return new Config(a, backend, timers, loops, maxArgs, maxBulk, maxCommand);
+            return new Config(a, backend, timers, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withBackend(String b) {
-            return new Config(address, b, timers, loops, maxArgs, maxBulk, maxCommand);
+            return new Config(address, b, timers, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withTimers(String t) {
-            return new Config(address, backend, t, loops, maxArgs, maxBulk, maxCommand);
+            return new Config(address, backend, t, loops, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withLoops(int n) {
-            return new Config(address, backend, timers, n, maxArgs, maxBulk, maxCommand);
+            return new Config(address, backend, timers, n, maxArgs, maxBulk, maxCommand, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
 
         public Config withLimits(int args, int bulk, long command) {
-            return new Config(address, backend, timers, loops, args, bulk, command);
+            return new Config(address, backend, timers, loops, args, bulk, command, databases, requirePass,
+                    pushHardLimit, pushSoftLimit, pushSoftSeconds);
         }
     }
 
     private final ServerHost host;
     private final Config config;
     private final LongAdder protocolErrors;
+    private final AtomicReference<RespConnection.Data> data;
 
-    private RespServer(ServerHost host, Config config, LongAdder protocolErrors) {
+    private RespServer(ServerHost host, Config config, LongAdder protocolErrors, AtomicReference<RespConnection.Data> data) {
         this.host = host;
         this.config = config;
         this.protocolErrors = protocolErrors;
+        this.data = data;
+    }
+
+    /** Subscribers disconnected for leaving more pub/sub messages unread than the limits allow. */
+    public long pushLimitDisconnections() {
+        return data.get().commands().server().outputLimitDisconnections().sum();
     }
 
     /** Connections answered {@code -ERR Protocol error} and closed so far, on every loop. */
@@ -90,18 +135,27 @@ public final class RespServer implements AutoCloseable {
         LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
         AtomicReference<RespConnection.Data> data = new AtomicReference<>();
         LongAdder protocolErrors = new LongAdder();
+        AtomicLong clientIds = new AtomicLong();
         ServerHost host = ServerHost.start("resp", loopOptions, config.loops(), config.address(), ServerOptions.defaults(),
                 (loop, index, all) -> {
                     if (index == 0) {
-                        data.set(new RespConnection.Data(loop, new Commands(new Keyspace(loop), configValues(config)),
-                                protocolErrors));
+                        Keyspace[] databases = new Keyspace[config.databases()];
+                        for (int i = 0; i < databases.length; i++) {
+                            databases[i] = new Keyspace(loop);
+                        }
+                        ServerState state = ServerState.of(config.requirePass(), config.address().getPort(),
+                                loop.backendName(), config.loops(), new ServerState.PushLimit(config.pushHardLimit(),
+                                        config.pushSoftLimit(), config.pushSoftSeconds() * 1_000_000_000L));
+                        data.set(new RespConnection.Data(loop, new Commands(databases, configValues(config), state),
+                                protocolErrors, clientIds));
                     }
                     RespConnection.Data d = data.get();
                     OutputBuffer out = new OutputBuffer(64 * 1024);
                     return c -> new RespConnection(c, d, out,
                             new RespParser(config.maxArgs(), config.maxBulk(), config.maxCommand())).start();
                 });
-        return new RespServer(host, config, protocolErrors);
+        data.get().commands().server().port().set(host.address().getPort());
+        return new RespServer(host, config, protocolErrors, data);
     }
 
     /** What CONFIG GET reports: enough for redis-benchmark, and true of this server. */
@@ -109,7 +163,7 @@ public final class RespServer implements AutoCloseable {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("save", "");
         m.put("appendonly", "no");
-        m.put("databases", "1");
+        m.put("databases", Integer.toString(c.databases()));
         m.put("maxmemory", "0");
         m.put("timeout", "0");
         m.put("proto-max-bulk-len", Integer.toString(c.maxBulk()));
@@ -139,14 +193,14 @@ public final class RespServer implements AutoCloseable {
 
     /**
      * The command line: {@code resp-server [--port P] [--host H] [--backend B] [--timers T] [--loops N]
-     * [--max-bulk BYTES] [--max-query-buffer BYTES]}.
+     * [--max-bulk BYTES] [--max-query-buffer BYTES] [--databases N] [--requirepass PASSWORD]}.
      */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         Config c;
         try {
             ServerArgs a = new ServerArgs("resp-server", args,
                     List.of("--port", "--host", "--backend", "--timers", "--loops", "--max-bulk",
-                            "--max-query-buffer"), List.of());
+                            "--max-query-buffer", "--databases", "--requirepass"), List.of());
             InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
             Config d = Config.defaults();
             c = d.withAddress(new InetSocketAddress(host, a.integer("--port", 6379, 0, 65535)))
@@ -154,7 +208,9 @@ public final class RespServer implements AutoCloseable {
                     .withTimers(a.string("--timers", null))
                     .withLoops(a.integer("--loops", 1, 1, 1024))
                     .withLimits(d.maxArgs(), a.integer("--max-bulk", d.maxBulk(), 1, Integer.MAX_VALUE - 64),
-                            a.integer("--max-query-buffer", (int) d.maxCommand(), 1024, Integer.MAX_VALUE - 64));
+                            a.integer("--max-query-buffer", (int) d.maxCommand(), 1024, Integer.MAX_VALUE - 64))
+                    .withDatabases(a.integer("--databases", d.databases(), 1, 1_000_000))
+                    .withRequirePass(a.string("--requirepass", null));
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;

@@ -15,85 +15,79 @@ final class StringCommands {
     /** TTLs longer than this (about 146 years) are refused, so a deadline in loop nanoseconds never overflows. */
     static final long MAX_TTL_MS = Long.MAX_VALUE / 2 / 1_000_000;
 
-    private final Keyspace keys;
-
-    StringCommands(Keyspace keys) {
-        this.keys = keys;
-    }
-
-    void execute(int id, byte[][] argv, OutputBuffer out) {
+    void execute(int id, byte[][] argv, Keyspace keys, Reply r) {
         switch (id) {
-            case CommandTable.SET -> set(argv, out);
-            case CommandTable.GET -> Reply.bulk(out, keys.get(argv[1]));
+            case CommandTable.SET -> set(argv, keys, r);
+            case CommandTable.GET -> r.bulk(keys.get(argv[1]));
             case CommandTable.DEL -> {
                 int n = 0;
                 for (int i = 1; i < argv.length; i++) {
                     n += keys.delete(argv[i]) ? 1 : 0;
                 }
-                Reply.integer(out, n);
+                r.integer(n);
             }
             case CommandTable.EXISTS -> {
                 int n = 0;
                 for (int i = 1; i < argv.length; i++) {
                     n += keys.find(argv[i]) != null ? 1 : 0;
                 }
-                Reply.integer(out, n);
+                r.integer(n);
             }
-            case CommandTable.INCR -> incrBy(argv[1], 1, out);
-            case CommandTable.DECR -> incrBy(argv[1], -1, out);
+            case CommandTable.INCR -> incrBy(argv[1], 1, keys, r);
+            case CommandTable.DECR -> incrBy(argv[1], -1, keys, r);
             case CommandTable.INCRBY, CommandTable.DECRBY -> {
                 if (!Numbers.isLong(argv[2])) {
-                    Reply.error(out, NOT_AN_INTEGER);
+                    r.error(NOT_AN_INTEGER);
                     return;
                 }
                 long by = Numbers.parseLong(argv[2]);
                 if (id == CommandTable.DECRBY) {
                     if (by == Long.MIN_VALUE) {
-                        Reply.error(out, "ERR decrement would overflow");
+                        r.error("ERR decrement would overflow");
                         return;
                     }
                     by = -by;
                 }
-                incrBy(argv[1], by, out);
+                incrBy(argv[1], by, keys, r);
             }
             case CommandTable.MGET -> {
-                Reply.arrayHeader(out, argv.length - 1);
+                r.arrayHeader(argv.length - 1);
                 for (int i = 1; i < argv.length; i++) {
-                    Reply.bulk(out, keys.get(argv[i]));
+                    r.bulk(keys.get(argv[i]));
                 }
             }
             case CommandTable.MSET -> {
                 if (argv.length % 2 == 0) {
-                    Commands.wrongArity(out, "mset");
+                    Commands.wrongArity(r, "mset");
                     return;
                 }
                 for (int i = 1; i < argv.length; i += 2) {
                     keys.put(argv[i], argv[i + 1], false);
                 }
-                Reply.ok(out);
+                r.ok();
             }
-            case CommandTable.EXPIRE -> expire(argv, TimeUnit.SECONDS, "expire", out);
-            case CommandTable.PEXPIRE -> expire(argv, TimeUnit.MILLISECONDS, "pexpire", out);
+            case CommandTable.EXPIRE -> expire(argv, TimeUnit.SECONDS, "expire", keys, r);
+            case CommandTable.PEXPIRE -> expire(argv, TimeUnit.MILLISECONDS, "pexpire", keys, r);
             case CommandTable.TTL, CommandTable.PTTL -> {
                 Keyspace.Entry e = keys.find(argv[1]);
                 if (e == null) {
-                    Reply.integer(out, -2);
+                    r.integer(-2);
                     return;
                 }
                 long nanos = keys.ttlNanos(e);
                 long ms = nanos < 0 ? -1 : (nanos + 999_999) / 1_000_000;
-                Reply.integer(out, ms < 0 ? -1 : id == CommandTable.PTTL ? ms : (ms + 500) / 1000);
+                r.integer(ms < 0 ? -1 : id == CommandTable.PTTL ? ms : (ms + 500) / 1000);
             }
             case CommandTable.PERSIST -> {
                 Keyspace.Entry e = keys.find(argv[1]);
-                Reply.integer(out, e != null && keys.persist(e) ? 1 : 0);
+                r.integer(e != null && keys.persist(e) ? 1 : 0);
             }
             default -> throw new IllegalArgumentException("not a string command: " + id);
         }
     }
 
     /** {@code SET key value [NX|XX] [GET] [EX s|PX ms|KEEPTTL]}, with Redis' rules on combinations. */
-    private void set(byte[][] argv, OutputBuffer out) {
+    private static void set(byte[][] argv, Keyspace keys, Reply r) {
         boolean nx = false;
         boolean xx = false;
         boolean get = false;
@@ -116,19 +110,19 @@ final class StringCommands {
                 unit = CommandTable.is(opt, "ex") ? TimeUnit.SECONDS : TimeUnit.MILLISECONDS;
                 ttl = argv[++j];
             } else {
-                Reply.error(out, SYNTAX);
+                r.error(SYNTAX);
                 return;
             }
         }
         long deadline = 0;
         if (ttl != null) {
             if (!Numbers.isLong(ttl)) {
-                Reply.error(out, NOT_AN_INTEGER);
+                r.error(NOT_AN_INTEGER);
                 return;
             }
             long n = Numbers.parseLong(ttl);
             if (n <= 0 || n > unit.convert(MAX_TTL_MS, TimeUnit.MILLISECONDS)) {
-                Reply.error(out, "ERR invalid expire time in 'set' command");
+                r.error("ERR invalid expire time in 'set' command");
                 return;
             }
             deadline = keys.now() + unit.toNanos(n);
@@ -137,9 +131,9 @@ final class StringCommands {
         byte[] previous = old == null ? null : old.value;
         if ((nx && old != null) || (xx && old == null)) {
             if (get) {
-                Reply.bulk(out, previous);
+                r.bulk(previous);
             } else {
-                out.put(Reply.NULL_BULK);
+                r.nullBulk();
             }
             return;
         }
@@ -148,38 +142,39 @@ final class StringCommands {
             keys.expireAt(e, deadline);
         }
         if (get) {
-            Reply.bulk(out, previous);
+            r.bulk(previous);
         } else {
-            Reply.ok(out);
+            r.ok();
         }
     }
 
-    private void incrBy(byte[] key, long by, OutputBuffer out) {
+    private static void incrBy(byte[] key, long by, Keyspace keys, Reply r) {
         Keyspace.Entry e = keys.find(key);
         long current = 0;
         if (e != null) {
             if (!Numbers.isLong(e.value)) {
-                Reply.error(out, NOT_AN_INTEGER);
+                r.error(NOT_AN_INTEGER);
                 return;
             }
             current = Numbers.parseLong(e.value);
         }
         if ((by < 0 && current < 0 && by < Long.MIN_VALUE - current)
                 || (by > 0 && current > 0 && by > Long.MAX_VALUE - current)) {
-            Reply.error(out, "ERR increment or decrement would overflow");
+            r.error("ERR increment or decrement would overflow");
             return;
         }
         long next = current + by;
         if (e != null) {
             e.value = Numbers.toBytes(next); // the TTL stays, as in Redis
+            keys.touched(key);
         } else {
             keys.put(key, Numbers.toBytes(next), false);
         }
-        Reply.integer(out, next);
+        r.integer(next);
     }
 
     /** {@code EXPIRE key n [NX|XX|GT|LT]} (or PEXPIRE): 1 if the TTL was set, 0 if not. */
-    private void expire(byte[][] argv, TimeUnit unit, String name, OutputBuffer out) {
+    private static void expire(byte[][] argv, TimeUnit unit, String name, Keyspace keys, Reply r) {
         boolean nx = false;
         boolean xx = false;
         boolean gt = false;
@@ -195,37 +190,37 @@ final class StringCommands {
             } else if (CommandTable.is(o, "lt")) {
                 lt = true;
             } else {
-                Reply.error(out, "ERR Unsupported option " + new String(o, java.nio.charset.StandardCharsets.UTF_8));
+                r.error("ERR Unsupported option " + new String(o, java.nio.charset.StandardCharsets.UTF_8));
                 return;
             }
         }
         if (nx && (xx || gt || lt)) {
-            Reply.error(out, "ERR NX and XX, GT or LT options at the same time are not compatible");
+            r.error("ERR NX and XX, GT or LT options at the same time are not compatible");
             return;
         }
         if (gt && lt) {
-            Reply.error(out, "ERR GT and LT options at the same time are not compatible");
+            r.error("ERR GT and LT options at the same time are not compatible");
             return;
         }
         if (!Numbers.isLong(argv[2])) {
-            Reply.error(out, NOT_AN_INTEGER);
+            r.error(NOT_AN_INTEGER);
             return;
         }
         long n = Numbers.parseLong(argv[2]);
         if (n > unit.convert(MAX_TTL_MS, TimeUnit.MILLISECONDS) || n < -unit.convert(MAX_TTL_MS, TimeUnit.MILLISECONDS)) {
-            Reply.error(out, "ERR invalid expire time in '" + name + "' command");
+            r.error("ERR invalid expire time in '" + name + "' command");
             return;
         }
         Keyspace.Entry e = keys.find(argv[1]);
         if (e == null) {
-            Reply.integer(out, 0);
+            r.integer(0);
             return;
         }
         long deadline = keys.now() + unit.toNanos(n);
         boolean hasTtl = e.expiry != null;
         if ((nx && hasTtl) || (xx && !hasTtl) || (gt && (!hasTtl || deadline <= e.expiry.deadline()))
                 || (lt && hasTtl && deadline >= e.expiry.deadline())) {
-            Reply.integer(out, 0);
+            r.integer(0);
             return;
         }
         if (n <= 0) {
@@ -233,6 +228,6 @@ final class StringCommands {
         } else {
             keys.expireAt(e, deadline);
         }
-        Reply.integer(out, 1);
+        r.integer(1);
     }
 }

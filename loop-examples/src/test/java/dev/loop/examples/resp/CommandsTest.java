@@ -27,10 +27,12 @@ class CommandsTest {
     private Loop loop;
     private Commands commands;
     private final OutputBuffer out = new OutputBuffer(256);
+    private final Session session = new Session(1);
 
     private void open(String timers) {
         loop = Loops.open(LoopOptions.defaults().withBackend("select").withTimers(timers).withClock(clock));
-        commands = new Commands(new Keyspace(loop), Map.of("save", "", "appendonly", "no"));
+        commands = new Commands(new Keyspace[] {new Keyspace(loop), new Keyspace(loop)},
+                Map.of("save", "", "appendonly", "no"));
     }
 
     @AfterEach
@@ -50,7 +52,7 @@ class CommandsTest {
     private String callHere(String... args) {
         byte[][] argv = Stream.of(args).map(a -> a.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
         out.reset();
-        commands.execute(argv, out);
+        commands.execute(argv, session, out);
         return new String(out.toByteArray(), StandardCharsets.UTF_8);
     }
 
@@ -247,20 +249,76 @@ class CommandsTest {
         assertEquals("-ERR unknown command 'NOPE', with args beginning with: 'x' 'y' \r\n", call("NOPE", "x", "y"));
         assertEquals("-ERR unknown command 'NOPE', with args beginning with: \r\n", call("NOPE"));
         assertEquals("+OK\r\n", call("SELECT", "0"));
-        assertEquals("-ERR DB index is out of range\r\n", call("SELECT", "1"));
+        assertEquals("-ERR DB index is out of range\r\n", call("SELECT", "2"));
+        assertEquals("-ERR DB index is out of range\r\n", call("SELECT", "-1"));
         assertEquals(":" + CommandTable.ALL.size() + "\r\n", call("COMMAND", "COUNT"));
-        assertEquals("*0\r\n", call("COMMAND", "DOCS"));
+        assertEquals("*0\r\n", call("COMMAND", "DOCS", "nosuch"), "unknown names are left out");
+        String summary = CommandDocs.of("get").summary();
+        assertEquals("*2\r\n$3\r\nget\r\n*6\r\n$7\r\nsummary\r\n$" + summary.length() + "\r\n" + summary
+                + "\r\n$5\r\nsince\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$6\r\nstring\r\n", call("COMMAND", "DOCS", "get"));
+        assertTrue(call("COMMAND", "DOCS").startsWith("*" + 2 * CommandTable.ALL.size() + "\r\n"), "every command");
         assertTrue(call("COMMAND", "INFO", "get").startsWith("*1\r\n*10\r\n$3\r\nget\r\n:2\r\n"));
         assertEquals("*2\r\n$4\r\nsave\r\n$0\r\n\r\n", call("CONFIG", "GET", "save"));
         assertEquals("*4\r\n$4\r\nsave\r\n$0\r\n\r\n$10\r\nappendonly\r\n$2\r\nno\r\n", call("CONFIG", "GET", "sa*", "*only"));
         assertEquals("-ERR wrong number of arguments for 'config|get' command\r\n", call("CONFIG", "GET"));
         boolean[] closes = new boolean[2];
         onLoop(() -> {
-            closes[0] = commands.execute(new byte[][] {"QUIT".getBytes(StandardCharsets.US_ASCII)}, out);
-            closes[1] = commands.execute(new byte[][] {"PING".getBytes(StandardCharsets.US_ASCII)}, out);
+            closes[0] = commands.execute(new byte[][] {"QUIT".getBytes(StandardCharsets.US_ASCII)}, session, out);
+            closes[1] = commands.execute(new byte[][] {"PING".getBytes(StandardCharsets.US_ASCII)}, session, out);
         });
         assertTrue(closes[0], "QUIT closes");
         assertFalse(closes[1]);
+    }
+
+    @Test
+    void eachDatabaseHasItsOwnKeysAndFlushDbClearsOnlyTheSelectedOne() {
+        open("heap");
+        assertEquals("+OK\r\n", call("SET", "k", "zero"));
+        assertEquals("+OK\r\n", call("SELECT", "1"));
+        assertEquals("$-1\r\n", call("GET", "k"));
+        assertEquals("+OK\r\n", call("SET", "k", "one"));
+        assertEquals("+OK\r\n", call("FLUSHDB"));
+        assertEquals(":0\r\n", call("DBSIZE"));
+        assertEquals("+OK\r\n", call("SELECT", "0"));
+        assertEquals("$4\r\nzero\r\n", call("GET", "k"));
+        assertEquals("+OK\r\n", call("SELECT", "1"));
+        assertEquals("+OK\r\n", call("SET", "k", "one"));
+        assertEquals("+OK\r\n", call("FLUSHALL"));
+        assertEquals(":0\r\n", call("DBSIZE"));
+        assertEquals("+OK\r\n", call("SELECT", "0"));
+        assertEquals(":0\r\n", call("DBSIZE"));
+    }
+
+    @Test
+    void repliesTakeTheRespThreeFormWhereItHasOne() {
+        Reply r = new Reply();
+        OutputBuffer buf = new OutputBuffer(64);
+        r.to(buf);
+        r.nullBulk();
+        r.mapHeader(2);
+        r.bool(true);
+        r.doubleValue(1.5);
+        r.protocol(3);
+        r.nullBulk();
+        r.mapHeader(2);
+        r.bool(true);
+        r.doubleValue(1.5);
+        r.setHeader(1);
+        r.pushHeader(3);
+        assertEquals("$-1\r\n*4\r\n:1\r\n$3\r\n1.5\r\n_\r\n%2\r\n#t\r\n,1.5\r\n~1\r\n>3\r\n",
+                new String(buf.toByteArray(), StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void doublesReadAsRedisWritesThem() {
+        assertEquals("3.5", Numbers.formatDouble(3.5));
+        assertEquals("10", Numbers.formatDouble(10.0));
+        assertEquals("0.001", Numbers.formatDouble(0.001));
+        assertEquals("-2.25", Numbers.formatDouble(-2.25));
+        assertEquals("1e+21", Numbers.formatDouble(1e21));
+        assertEquals("1.5e-07", Numbers.formatDouble(1.5e-7));
+        assertEquals("inf", Numbers.formatDouble(Double.POSITIVE_INFINITY));
+        assertEquals("-inf", Numbers.formatDouble(Double.NEGATIVE_INFINITY));
     }
 
     @Test
