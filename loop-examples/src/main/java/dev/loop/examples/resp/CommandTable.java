@@ -55,7 +55,7 @@ final class CommandTable {
         }
     }
 
-    static final List<Spec> ALL = List.of(
+    private static final List<Spec> CORE = List.of(
             new Spec(PING, "ping", -1, List.of("fast"), 0, 0, 0),
             new Spec(ECHO, "echo", 2, List.of("fast"), 0, 0, 0),
             new Spec(SET, "set", -3, List.of("write", "denyoom"), 1, 1, 1),
@@ -80,6 +80,10 @@ final class CommandTable {
             new Spec(QUIT, "quit", -1, List.of("loading", "stale", "fast"), 0, 0, 0),
             new Spec(COMMAND, "command", -1, List.of("loading", "stale"), 0, 0, 0),
             new Spec(CONFIG, "config", -2, List.of("admin", "noscript", "loading", "stale"), 0, 0, 0));
+
+    /** Every command: the core ones, then those on typed values. */
+    static final List<Spec> ALL = java.util.stream.Stream.concat(CORE.stream(), DataCommandTable.ALL.stream())
+            .toList();
 
     private static final int MAX_NAME = 16;
     /** Specs by name length, then their lower-case names, side by side. */

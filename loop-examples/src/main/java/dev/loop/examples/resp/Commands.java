@@ -13,6 +13,12 @@ import java.util.Map;
 final class Commands {
     private final Keyspace[] databases;
     private final StringCommands strings;
+    private final StringEditCommands stringEdits;
+    private final KeyCommands keyCommands = new KeyCommands();
+    private final HashCommands hashes = new HashCommands();
+    private final Blocking blocking;
+    private final ListCommands lists;
+    private final SetCommands sets = new SetCommands();
     /** What {@code CONFIG GET} answers: redis-benchmark asks for {@code save} and {@code appendonly}. */
     private final Map<String, String> config;
 
@@ -24,6 +30,13 @@ final class Commands {
         this.databases = databases.clone();
         this.strings = new StringCommands();
         this.config = new LinkedHashMap<>(config);
+        this.blocking = new Blocking(databases[0].loop());
+        for (Keyspace db : this.databases) {
+            db.onListCreated(blocking::listCreated);
+        }
+        this.lists = new ListCommands(blocking);
+        this.stringEdits = new StringEditCommands(Long.parseLong(config.getOrDefault("proto-max-bulk-len",
+                Integer.toString(512 * 1024 * 1024))));
     }
 
     /** The default database (index 0). */
@@ -99,9 +112,30 @@ final class Commands {
             }
             case CommandTable.COMMAND -> command(argv, r);
             case CommandTable.CONFIG -> config(argv, r);
-            default -> strings.execute(spec.id(), argv, keys, r);
+            default -> dispatch(spec.id(), argv, session, keys, r);
+        }
+        if (blocking.hasReady()) {
+            blocking.serveReady(); // the clients blocked on lists this command created
         }
         return false;
+    }
+
+    /** The clients blocked in BLPOP, BRPOP, BLMOVE. */
+    Blocking blocking() {
+        return blocking;
+    }
+
+    /** The commands on typed values, by their id's hundred (see {@link DataCommandTable}). */
+    private void dispatch(int id, byte[][] argv, Session session, Keyspace keys, Reply r) {
+        switch (id / 100) {
+            case 0 -> strings.execute(id, argv, keys, r);
+            case 1 -> stringEdits.execute(id, argv, keys, r);
+            case 2 -> keyCommands.execute(id, argv, keys, r);
+            case 3 -> hashes.execute(id, argv, keys, r);
+            case 4 -> lists.execute(id, argv, session, keys, r);
+            case 5 -> sets.execute(id, argv, keys, r);
+            default -> throw new IllegalArgumentException("no command has the id " + id);
+        }
     }
 
     static void wrongArity(Reply r, String name) {

@@ -31,6 +31,13 @@ import java.util.concurrent.atomic.LongAdder;
  * stops, and both go on once the queue has drained. What it can make the server hold is one such
  * slice of replies (or one reply, if a single value is larger) and one read of input.
  *
+ * <p>A command that blocks ({@code BLPOP}, {@code BRPOP}, {@code BLMOVE}: see {@link Blocking})
+ * parks the batch on the data loop: the replies before it are written (on the data loop's own
+ * clients; a client of another loop has them with the blocked command's reply), the loop goes on
+ * serving everyone else, and when the command is answered (served, timed out) the rest of the
+ * batch runs. Meanwhile the connection goes on reading, up to {@link #PARKED_INPUT} bytes, so
+ * that a client that goes away is seen and unblocked.
+ *
  * <p>After {@code QUIT} or a protocol error the connection stops sending, then reads and drops
  * until the client closes or {@link #LINGER} passes, so the client reads the last reply rather
  * than a reset for the bytes it was still sending.
@@ -41,6 +48,8 @@ final class RespConnection implements ConnectionHandler {
     static final Duration LINGER = Duration.ofSeconds(2);
     /** Replies encoded before the batch stops to write them and see whether the client reads. */
     static final int MAX_REPLY_BYTES = 256 * 1024;
+    /** Input a parked (blocked) client may send before reading stops until it is answered. */
+    static final int PARKED_INPUT = 64 * 1024;
 
     /**
      * The loop holding the keyspace, what runs commands on it, and the count of connections closed
@@ -63,6 +72,9 @@ final class RespConnection implements ConnectionHandler {
     private OutputBuffer replies;       // this client's own, for batches run on the data loop
 
     private boolean away;               // a batch is on the data loop
+    private boolean parked;             // the batch waits in a blocking command (data loop's side)
+    private boolean parkedHome;         // the same, as the home loop knows it
+    private volatile boolean gone;      // closed: a parked batch is not resumed
     private boolean drainWait;          // the client is not reading its replies
     private boolean reading = true;
     private boolean closing;
@@ -89,12 +101,20 @@ final class RespConnection implements ConnectionHandler {
             return;
         }
         in.append(bytes);
+        if (parkedHome) {
+            updateReading(); // buffered until the blocked command is answered, up to PARKED_INPUT
+            return;
+        }
         process();
     }
 
     @Override
     public void onEof(Connection c) {
         eof = true;
+        if (parkedHome) {
+            conn.close(); // a blocked client that stops sending has gone, as Redis takes it
+            return;
+        }
         if (!away && batch.isEmpty()) {
             conn.close(); // every complete command was answered as it arrived
         }
@@ -105,12 +125,25 @@ final class RespConnection implements ConnectionHandler {
         if (lingerTimer != null) {
             lingerTimer.cancel();
         }
+        gone = true;
+        if (parkedHome) {
+            Runnable unblock = () -> data.commands().blocking().cancel(session);
+            if (data.loop() == home) {
+                unblock.run();
+            } else {
+                try {
+                    data.loop().execute(unblock);
+                } catch (IllegalStateException dataClosed) {
+                    // the server is shutting down: nobody is blocked any more
+                }
+            }
+        }
         in.clear();
     }
 
     /** Runs the complete commands buffered, a batch at a time, until input, or the client's reading, runs out. */
     private void process() {
-        while (!closing && !away && !drainWait && conn.isOpen()) {
+        while (!closing && !away && !drainWait && !parkedHome && conn.isOpen()) {
             if (batch.isEmpty()) {
                 parseBatch();
                 if (batch.isEmpty() && error == null) {
@@ -157,6 +190,10 @@ final class RespConnection implements ConnectionHandler {
                 error = null;
                 return true; // QUIT: the commands after it are not run
             }
+            if (session.blocked != null) {
+                park(session.blocked);
+                return false;
+            }
             if (out.size() - start >= MAX_REPLY_BYTES && batchPos < batch.size()) {
                 return false; // the rest once these are written and the client is reading
             }
@@ -177,17 +214,8 @@ final class RespConnection implements ConnectionHandler {
         try {
             data.loop().execute(() -> {
                 boolean close = run(replies);
-                try {
-                    home.execute(() -> {
-                        away = false;
-                        updateReading();
-                        if (conn.isOpen()) {
-                            finish(replies, close);
-                            process();
-                        }
-                    });
-                } catch (IllegalStateException homeClosed) {
-                    // the home loop closed, and with it this connection
+                if (!parked) {
+                    handBack(close);
                 }
             });
         } catch (IllegalStateException dataClosed) {
@@ -195,9 +223,69 @@ final class RespConnection implements ConnectionHandler {
         }
     }
 
+    /** On the data loop: gives the batch's replies back to the home loop. */
+    private void handBack(boolean close) {
+        try {
+            home.execute(() -> {
+                away = false;
+                parkedHome = false;
+                updateReading();
+                if (conn.isOpen()) {
+                    finish(replies, close);
+                    process();
+                }
+            });
+        } catch (IllegalStateException homeClosed) {
+            // the home loop closed, and with it this connection
+        }
+    }
+
+    /**
+     * On the data loop: the command just run blocked. The batch waits; the blocked command's
+     * reply will be written into this client's own buffer, and the rest of the batch then runs.
+     */
+    private void park(Blocking.Waiter w) {
+        parked = true;
+        if (replies == null) {
+            replies = new OutputBuffer(4096);
+        }
+        if (data.loop() == home) {
+            parkedHome = true;
+        } else {
+            try {
+                home.execute(() -> {
+                    if (away) {
+                        parkedHome = true;
+                        updateReading(); // read on, to see the client go
+                    }
+                });
+            } catch (IllegalStateException homeClosed) {
+                // the connection is gone with its loop; the waiter is forgotten with the keyspace
+            }
+        }
+        w.attach(replies, () -> {
+            parked = false;
+            if (gone) {
+                replies.reset();
+                return;
+            }
+            if (data.loop() == home) {
+                parkedHome = false;
+                updateReading();
+                finish(replies, run(replies));
+                process();
+            } else {
+                boolean close = run(replies);
+                if (!parked) {
+                    handBack(close);
+                }
+            }
+        });
+    }
+
     /** Writes a batch's replies in one write, then closes, waits for a slow reader, or goes on. */
     private void finish(OutputBuffer out, boolean close) {
-        if (batchPos >= batch.size()) {
+        if (batchPos >= batch.size() && !parked) {
             batch.clear();
             batchPos = 0;
             error = null;
@@ -211,7 +299,7 @@ final class RespConnection implements ConnectionHandler {
         }
         if (close) {
             linger();
-        } else if (eof && batch.isEmpty()) {
+        } else if (eof && batch.isEmpty() && !parked) {
             conn.close();
         } else if (!conn.isWritable()) {
             drainWait = true;
@@ -243,7 +331,7 @@ final class RespConnection implements ConnectionHandler {
     }
 
     private void updateReading() {
-        boolean want = closing || (!away && !drainWait);
+        boolean want = closing || (parkedHome ? in.size() < PARKED_INPUT : !away && !drainWait);
         if (want == reading || !conn.isOpen()) {
             return;
         }

@@ -11,6 +11,9 @@ final class Session {
     /** The index of the selected database. */
     int db;
 
+    /** The command this client is blocked in (BLPOP...), or null; see {@link Blocking}. */
+    Blocking.Waiter blocked;
+
     Session(long id) {
         this.id = id;
     }
