@@ -60,6 +60,7 @@ final class Commands {
     boolean execute(byte[][] argv, Session session, OutputBuffer out) {
         Reply r = session.reply.to(out);
         Keyspace keys = databases[session.db];
+        keys.startCommand();
         Spec spec = CommandTable.lookup(argv[0]);
         if (spec == null) {
             unknownCommand(argv, r);

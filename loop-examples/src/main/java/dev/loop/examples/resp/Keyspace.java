@@ -65,6 +65,8 @@ final class Keyspace {
 
     private final Loop loop;
     private final LongSupplier wallClock;
+    /** The wall clock as the command running now read it: one reading per command, as Redis' snapshot. */
+    private long wallNow;
     private Entry[] table = new Entry[INITIAL_CAPACITY];
     private int size;
     /** Told when a list appears at a key (blocked pops wait for that), or null. */
@@ -166,9 +168,13 @@ final class Keyspace {
         return true;
     }
 
-    /** Gives {@code e} a deadline {@code ms} milliseconds from now (more than 0), replacing any it had. */
-    void expireIn(Entry e, long ms) {
-        expireAtWall(e, wallClock.getAsLong() + ms);
+    /**
+     * Reads the wall clock for the command about to run: every absolute time it computes and
+     * converts back to a duration uses this one reading, so {@code SET k v PX 100} gives a timer
+     * of exactly 100 ms of loop time.
+     */
+    void startCommand() {
+        wallNow = wallClock.getAsLong();
     }
 
     /**
@@ -176,7 +182,7 @@ final class Keyspace {
      * past deletes the key at once.
      */
     void expireAtWall(Entry e, long unixMs) {
-        long inMs = unixMs - wallClock.getAsLong();
+        long inMs = unixMs - wallNow;
         if (inMs <= 0) {
             remove(e);
             return;
@@ -202,7 +208,7 @@ final class Keyspace {
 
     /** Milliseconds since the epoch, by the clock absolute expiry times are read against. */
     long wallMillis() {
-        return wallClock.getAsLong();
+        return wallNow;
     }
 
     /** Milliseconds until {@code e} expires, rounded up (at least 0), or -1 without a TTL. */

@@ -85,11 +85,21 @@ public final class RespServer implements AutoCloseable {
     private final ServerHost host;
     private final Config config;
     private final LongAdder protocolErrors;
+    private final AtomicReference<RespConnection.Data> data;
 
-    private RespServer(ServerHost host, Config config, LongAdder protocolErrors) {
+    private RespServer(ServerHost host, Config config, LongAdder protocolErrors,
+                       AtomicReference<RespConnection.Data> data) {
         this.host = host;
         this.config = config;
         this.protocolErrors = protocolErrors;
+        this.data = data;
+    }
+
+    /** Clients blocked in BLPOP, BRPOP or BLMOVE now, asked of the data loop (for tests). */
+    int blockedClients() throws Exception {
+        java.util.concurrent.CompletableFuture<Integer> n = new java.util.concurrent.CompletableFuture<>();
+        dataLoop().execute(() -> n.complete(data.get().commands().blocking().blockedClients()));
+        return n.get(10, java.util.concurrent.TimeUnit.SECONDS);
     }
 
     /** Connections answered {@code -ERR Protocol error} and closed so far, on every loop. */
@@ -118,7 +128,7 @@ public final class RespServer implements AutoCloseable {
                     return c -> new RespConnection(c, d, out,
                             new RespParser(config.maxArgs(), config.maxBulk(), config.maxCommand())).start();
                 });
-        return new RespServer(host, config, protocolErrors);
+        return new RespServer(host, config, protocolErrors, data);
     }
 
     /** What CONFIG GET reports: enough for redis-benchmark, and true of this server. */
