@@ -14,6 +14,7 @@ final class Commands {
     private final Keyspace[] databases;
     private final StringCommands strings;
     private final StringEditCommands stringEdits;
+    private long internalErrors;
     private final KeyCommands keyCommands = new KeyCommands();
     private final HashCommands hashes = new HashCommands();
     private final Blocking blocking;
@@ -126,8 +127,29 @@ final class Commands {
         return blocking;
     }
 
-    /** The commands on typed values, by their id's hundred (see {@link DataCommandTable}). */
+    /**
+     * The commands on typed values, by their id's hundred (see {@link DataCommandTable}). A bug
+     * that throws in one is answered as an error in place of whatever of its reply was written,
+     * and counted, so the client gets an answer and the connection its next command.
+     */
     private void dispatch(int id, byte[][] argv, Session session, Keyspace keys, Reply r) {
+        int mark = r.buffer().size();
+        try {
+            run(id, argv, session, keys, r);
+        } catch (RuntimeException e) {
+            r.buffer().truncate(mark);
+            internalErrors++;
+            r.error("ERR internal error in '" + new String(argv[0], StandardCharsets.UTF_8) + "': "
+                    + e.getClass().getSimpleName());
+        }
+    }
+
+    /** Commands that failed with an exception (a bug): answered with an error, counted, not logged. */
+    long internalErrors() {
+        return internalErrors;
+    }
+
+    private void run(int id, byte[][] argv, Session session, Keyspace keys, Reply r) {
         switch (id / 100) {
             case 0 -> strings.execute(id, argv, keys, r);
             case 1 -> stringEdits.execute(id, argv, keys, r);

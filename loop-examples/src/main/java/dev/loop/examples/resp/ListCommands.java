@@ -461,6 +461,10 @@ final class ListCommands {
                 return;
             }
         }
+        if (session.denyBlocking) {
+            r.nullArray();
+            return;
+        }
         blocking.block(session, keys, Arrays.copyOfRange(argv, 1, argv.length - 1), left, null, false, timeoutMs);
     }
 
@@ -485,6 +489,10 @@ final class ListCommands {
             if (moved != null) {
                 r.bulk(moved);
             }
+            return;
+        }
+        if (session.denyBlocking) {
+            r.nullBulk(); // BLMOVE's immediate answer is the null bulk, BLPOP's the null array, as Redis'
             return;
         }
         blocking.block(session, keys, new byte[][] {argv[1]}, f, argv[2], t, timeoutMs);

@@ -125,8 +125,8 @@ final class RespConnection implements ConnectionHandler {
         if (lingerTimer != null) {
             lingerTimer.cancel();
         }
-        gone = true;
-        if (parkedHome) {
+        gone = true; // before the unblock is posted: park() reads it, so one of the two cancels
+        if (parkedHome || away) {
             Runnable unblock = () -> data.commands().blocking().cancel(session);
             if (data.loop() == home) {
                 unblock.run();
@@ -262,6 +262,10 @@ final class RespConnection implements ConnectionHandler {
             } catch (IllegalStateException homeClosed) {
                 // the connection is gone with its loop; the waiter is forgotten with the keyspace
             }
+        }
+        if (gone) {
+            data.commands().blocking().cancel(session); // closed while the batch ran here
+            return;
         }
         w.attach(replies, () -> {
             parked = false;

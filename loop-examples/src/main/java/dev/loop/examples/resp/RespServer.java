@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.LongAdder;
  * need ({@code PING}, {@code ECHO}, {@code SELECT}, {@code DBSIZE}, {@code FLUSHALL},
  * {@code QUIT}, {@code COMMAND}, {@code CONFIG GET}); inline and multibulk requests, pipelining.
  *
+ * <p>A value is a string, hash, list or set, each with its data commands ({@link DataCommandTable}),
+ * blocking list pops among them ({@link Blocking}); replies are redis-server 7.0's bytes.
+ *
  * <p>The keyspace lives on the first loop. With more loops, the others accept and parse for their
  * clients and hand each batch of commands to the first one (see {@link RespConnection}): Redis 6's
  * I/O threads, with loops instead of threads and no locks.

@@ -13,6 +13,11 @@ final class Session {
 
     /** The command this client is blocked in (BLPOP...), or null; see {@link Blocking}. */
     Blocking.Waiter blocked;
+    /**
+     * Set while commands must not block (those of a transaction as EXEC runs them): a blocking
+     * pop with nothing to pop answers at once as if it had timed out, as Redis does.
+     */
+    boolean denyBlocking;
 
     Session(long id) {
         this.id = id;

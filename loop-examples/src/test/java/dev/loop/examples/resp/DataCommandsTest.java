@@ -153,7 +153,40 @@ class DataCommandsTest {
     }
 
     @Test
-    void scanReturnsEveryKeyPresentThroughoutWhileTheTableGrowsAndShrinksInUse() {
+    void whereBlockingIsDeniedAnEmptyListAnswersAtOnceAsATimeout() {
+        session.denyBlocking = true; // as in a transaction; redis-server answers these bytes inside EXEC
+        assertEquals("*-1\r\n", call("BLPOP", "k", "0"));
+        assertEquals("$-1\r\n", call("BLMOVE", "k", "d", "LEFT", "LEFT", "0"));
+        assertNull(session.blocked);
+        assertEquals(0, commands.blocking().blockedClients());
+    }
+
+    @Test
+    void getSetAndListPushPopAllocateNothingPerCommand() {
+        byte[][][] cmds = Stream.of("SET k v", "GET k", "LPUSH l x", "RPOP l", "EXISTS k")
+                .map(c -> Stream.of(c.split(" ")).map(a -> a.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new))
+                .toArray(byte[][][]::new);
+        call("RPUSH", "l", "keep"); // the list stays, so no command creates or deletes it
+        long[] allocated = new long[1];
+        onLoop(() -> {
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            for (int round = 0; round < 2; round++) { // the first warms up
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < 20_000; i++) {
+                    for (byte[][] c : cmds) {
+                        out.reset();
+                        commands.execute(c, session, out);
+                    }
+                }
+                allocated[0] = threads.getCurrentThreadAllocatedBytes() - before;
+            }
+        });
+        assertTrue(allocated[0] < 100_000 * 2, "100,000 commands allocated " + allocated[0] + " bytes");
+    }
+
+    @Test
+    void scanReturnsEveryKeyPresentThroughoutWhileTheTableGrows() {
         Set<String> original = new HashSet<>();
         for (int i = 0; i < 200; i++) {
             call("SET", "orig" + i, "v");

@@ -609,6 +609,46 @@ class RedisParityTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void commandInfoDescribesEveryDataCommandAsRedisDoes() throws Exception {
+        try (Loop loop = Loops.open(LoopOptions.defaults().withBackend("select"));
+             RealRedis.Client them = new RealRedis.Client(redis.address)) {
+            Commands commands = onLoop(loop, () -> new Commands(new Keyspace[] {new Keyspace(loop)}, Map.of()));
+            OutputBuffer out = new OutputBuffer(1024);
+            for (CommandTable.Spec spec : DataCommandTable.ALL) {
+                String theirs = them.callString("COMMAND", "INFO", spec.name());
+                String ours = onLoop(loop, () -> {
+                    out.reset();
+                    commands.execute(new byte[][] {"COMMAND".getBytes(StandardCharsets.US_ASCII),
+                        "INFO".getBytes(StandardCharsets.US_ASCII), spec.name().getBytes(StandardCharsets.US_ASCII)},
+                            new Session(1), out);
+                    return new String(out.toByteArray(), StandardCharsets.ISO_8859_1);
+                });
+                // name, arity, flags, first key, last key, step: the fields before ACL categories,
+                // tips, key specifications and subcommands, which this server leaves empty
+                assertEquals(firstFields(theirs, 6), firstFields(ours, 6), spec.name());
+            }
+        }
+    }
+
+    /** The first {@code n} fields of the one command description in a COMMAND INFO reply. */
+    private static List<String> firstFields(String reply, int n) throws java.io.IOException {
+        java.io.InputStream in = new java.io.ByteArrayInputStream(reply.getBytes(StandardCharsets.ISO_8859_1));
+        skipLine(in); // *1
+        skipLine(in); // *10 (or more)
+        List<String> fields = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fields.add(RealRedis.Resp.read(in));
+        }
+        return fields;
+    }
+
+    private static void skipLine(java.io.InputStream in) throws java.io.IOException {
+        for (int c = in.read(); c != '\n' && c >= 0; c = in.read()) {
+            // the header of an aggregate whose elements are read one by one
+        }
+    }
+
     private static void compare(Line l, String theirs, String ours) {
         if (l.unordered()) {
             assertEquals(RealRedis.Resp.canonical(theirs), RealRedis.Resp.canonical(ours), l.text() + " (any order)");
