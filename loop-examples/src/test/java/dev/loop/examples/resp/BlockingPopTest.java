@@ -3,7 +3,7 @@ package dev.loop.examples.resp;
 import static dev.loop.examples.ExternalTools.assumeInstalled;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.net.InetAddress;
+import dev.loop.testkit.Cell;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * BLPOP, BRPOP and BLMOVE over the wire, each scenario played on our server (one loop, and two:
- * blocking is the data loop's whoever reads the client) and on a real redis-server, every reply
+ * BLPOP, BRPOP and BLMOVE over the wire, each scenario played on our server (every backend with
+ * sockets, on one loop and on two: blocking is the data loop's whoever reads the client) and on a real redis-server, every reply
  * compared byte for byte. A scenario waits until the server says its clients are blocked (ours:
  * {@link RespServer#blockedClients()}; Redis: {@code INFO clients}) before it pushes, so the order
  * clients blocked in is the order they were sent in.
@@ -40,8 +40,9 @@ class BlockingPopTest {
         }
     }
 
-    static Stream<Integer> loops() {
-        return Stream.of(1, 2);
+    /** Backends with sockets, each on one loop and on two. */
+    static Stream<Object[]> servers() {
+        return RespProtocolTest.servers();
     }
 
     /** One server under test: how to reach it and how to ask how many of its clients are blocked. */
@@ -52,7 +53,7 @@ class BlockingPopTest {
     }
 
     /** Plays {@code scenario} on both servers and compares the transcripts. */
-    private static void both(int loops, Scenario scenario) throws Exception {
+    private static void both(Cell cell, int loops, Scenario scenario) throws Exception {
         List<String> theirs;
         try (RealRedis.Client admin = new RealRedis.Client(redis.address)) {
             admin.callString("FLUSHALL");
@@ -75,8 +76,7 @@ class BlockingPopTest {
             });
         }
         List<String> ours;
-        try (RespServer server = RespServer.start(RespServer.Config.defaults()
-                .withAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).withLoops(loops))) {
+        try (RespServer server = RespProtocolTest.start(cell, loops)) {
             ours = scenario.play(new Target() {
                 @Override
                 public InetSocketAddress address() {
@@ -108,10 +108,10 @@ class BlockingPopTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} loops")
-    @MethodSource("loops")
-    void waitersAreServedInArrivalOrderByWhicheverKeyIsPushed(int loops) throws Exception {
-        both(loops, t -> {
+    @ParameterizedTest(name = "{0}, {1} loops")
+    @MethodSource("servers")
+    void waitersAreServedInArrivalOrderByWhicheverKeyIsPushed(Cell cell, int loops) throws Exception {
+        both(cell, loops, t -> {
             try (RealRedis.Client a = new RealRedis.Client(t.address());
                  RealRedis.Client b = new RealRedis.Client(t.address());
                  RealRedis.Client c = new RealRedis.Client(t.address());
@@ -136,10 +136,10 @@ class BlockingPopTest {
         });
     }
 
-    @ParameterizedTest(name = "{0} loops")
-    @MethodSource("loops")
-    void aPipelineParksAtTheBlockingCommandAndGoesOnOnceItIsServed(int loops) throws Exception {
-        both(loops, t -> {
+    @ParameterizedTest(name = "{0}, {1} loops")
+    @MethodSource("servers")
+    void aPipelineParksAtTheBlockingCommandAndGoesOnOnceItIsServed(Cell cell, int loops) throws Exception {
+        both(cell, loops, t -> {
             try (RealRedis.Client a = new RealRedis.Client(t.address());
                  RealRedis.Client d = new RealRedis.Client(t.address())) {
                 a.send("SET", "x", "1");
@@ -158,10 +158,10 @@ class BlockingPopTest {
         });
     }
 
-    @ParameterizedTest(name = "{0} loops")
-    @MethodSource("loops")
-    void aClientThatDisconnectsIsUnblockedAndTakesNothing(int loops) throws Exception {
-        both(loops, t -> {
+    @ParameterizedTest(name = "{0}, {1} loops")
+    @MethodSource("servers")
+    void aClientThatDisconnectsIsUnblockedAndTakesNothing(Cell cell, int loops) throws Exception {
+        both(cell, loops, t -> {
             try (RealRedis.Client d = new RealRedis.Client(t.address())) {
                 try (RealRedis.Client a = new RealRedis.Client(t.address())) {
                     a.send("BLPOP", "k", "0");
@@ -173,10 +173,10 @@ class BlockingPopTest {
         });
     }
 
-    @ParameterizedTest(name = "{0} loops")
-    @MethodSource("loops")
-    void aTimeoutAnswersTheNullArrayAndAWrongDestinationWrongType(int loops) throws Exception {
-        both(loops, t -> {
+    @ParameterizedTest(name = "{0}, {1} loops")
+    @MethodSource("servers")
+    void aTimeoutAnswersTheNullArrayAndAWrongDestinationWrongType(Cell cell, int loops) throws Exception {
+        both(cell, loops, t -> {
             try (RealRedis.Client a = new RealRedis.Client(t.address());
                  RealRedis.Client d = new RealRedis.Client(t.address())) {
                 List<String> l = new ArrayList<>();
