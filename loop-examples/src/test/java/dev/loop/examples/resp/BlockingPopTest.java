@@ -193,4 +193,44 @@ class BlockingPopTest {
             }
         });
     }
+
+    @ParameterizedTest(name = "{0}, {1} loops")
+    @MethodSource("servers")
+    void aBlockedClientsFurtherCommandsWaitBoundedAndRunOnceItIsServed(Cell cell, int loops) throws Exception {
+        int pings = 40_000; // 240 KB of inline PINGs: past what a parked client may make the server buffer
+        try (RespServer server = RespProtocolTest.start(cell, loops);
+             RealRedis.Client a = new RealRedis.Client(server.address());
+             RealRedis.Client d = new RealRedis.Client(server.address())) {
+            a.send("BLPOP", "k", "0");
+            awaitBlocked(server, 1);
+            java.util.concurrent.CompletableFuture<Void> writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    a.sendRaw("PING\r\n".repeat(pings).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertEquals(1, server.blockedClients(), "still blocked: what it sent meanwhile waits");
+            assertEquals(":1\r\n", d.callString("RPUSH", "k", "v"));
+            assertEquals("*2\r\n$1\r\nk\r\n$1\r\nv\r\n", a.read());
+            for (int i = 0; i < pings; i++) {
+                assertEquals("+PONG\r\n", a.read(), "reply " + i);
+            }
+            writer.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void awaitBlocked(RespServer server, int n) throws Exception {
+        awaitBlocked(new Target() {
+            @Override
+            public InetSocketAddress address() {
+                return server.address();
+            }
+
+            @Override
+            public int blocked() throws Exception {
+                return server.blockedClients();
+            }
+        }, n);
+    }
 }

@@ -106,6 +106,12 @@ final class RealRedis implements AutoCloseable {
             out.flush();
         }
 
+        /** Bytes as they are: inline commands, or anything else a test sends. */
+        void sendRaw(byte[] bytes) throws IOException {
+            out.write(bytes);
+            out.flush();
+        }
+
         void send(String... args) throws IOException {
             List<byte[]> l = new ArrayList<>();
             for (String a : args) {
