@@ -149,14 +149,21 @@ final class ProtocolWorkloads {
 
     // --- Redis ---------------------------------------------------------------------------------
 
-    /** PING, SET, GET (and INCR in the full preset), each without and with {@code -P 16}. */
+    /** redis-benchmark's default suite, as {@code -t} names it (PING as its multibulk form). */
+    static final List<String> REDIS_DEFAULT_SUITE = List.of("ping_mbulk", "set", "get", "incr", "lpush", "rpush",
+            "lpop", "rpop", "sadd", "hset", "spop", "mset");
+
+    /**
+     * PING, SET, GET (the full preset: redis-benchmark's whole default suite), each without and
+     * with {@code -P 16}.
+     */
     static List<ServerLoad.Workload> redis(CompareOptions o, boolean pin, Path logs) {
         List<ServerLoad.Workload> out = new ArrayList<>();
         if (!o.runs("redis")) {
             return out;
         }
         Path log = logs.resolve("redis-benchmark.log");
-        List<String> tests = o.full() ? List.of("ping_mbulk", "set", "get", "incr") : List.of("ping_mbulk", "set", "get");
+        List<String> tests = o.full() ? REDIS_DEFAULT_SUITE : List.of("ping_mbulk", "set", "get");
         for (int depth : List.of(1, REDIS_PIPELINE)) {
             for (String t : tests) {
                 String name = "redis " + t.replace("_mbulk", "").toUpperCase(Locale.ROOT)

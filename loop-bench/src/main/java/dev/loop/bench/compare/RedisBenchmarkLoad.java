@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Redis-protocol load from {@code redis-benchmark}: one test ({@code ping_mbulk}, {@code set},
- * {@code get}, {@code incr}), {@code clients} connections, {@code depth} pipelined commands each
+ * Redis-protocol load from {@code redis-benchmark}: one test of its default suite
+ * ({@code ping_mbulk}, {@code set}, {@code get}, {@code incr}, {@code lpush}, ... {@code mset}),
+ * {@code clients} connections, {@code depth} pipelined commands each
  * ({@code -P}), its CSV report read for requests per second and latency.
  *
  * <p>{@code redis-benchmark} runs a number of requests, not a length of time, so each run is sized
@@ -89,7 +90,8 @@ final class RedisBenchmarkLoad extends CommandLoad {
         String want = test.toUpperCase(Locale.ROOT);
         for (String line : output.split("\\R")) {
             String[] f = line.replace("\"", "").split(",");
-            if (f.length < 7 || !f[0].equals(want)) {
+            // MSET's line names its key count: "MSET (10 keys)"
+            if (f.length < 7 || !(f[0].equals(want) || f[0].startsWith(want + " ("))) {
                 continue;
             }
             try {

@@ -35,6 +35,27 @@ class RedisBenchmarkLoadTest {
     }
 
     @Test
+    void msetsLineNamesItsKeyCountAndIsFoundByTheTestName() throws IOException {
+        String csv = CSV.replace("\"SET\",\"80000.00\"", "\"MSET (10 keys)\",\"20000.00\"");
+        assertEquals(1.0, RedisBenchmarkLoad.parseReport(csv, "mset", 20_000).seconds(), 1e-9);
+        assertThrows(IOException.class, () -> RedisBenchmarkLoad.parseReport(csv, "set", 1), "SET is not MSET");
+    }
+
+    @Test
+    void theFullPresetRunsRedisBenchmarksWholeDefaultSuiteWithAndWithoutPipelining(@TempDir Path dir) {
+        List<String> names = ProtocolWorkloads.redis(CompareOptions.parse("--full", "--workloads", "redis"), false, dir)
+                .stream().map(ServerLoad.Workload::name).toList();
+        assertEquals(24, names.size(), names.toString());
+        for (String t : List.of("PING", "SET", "GET", "INCR", "LPUSH", "RPUSH", "LPOP", "RPOP", "SADD", "HSET", "SPOP",
+                "MSET")) {
+            assertTrue(names.contains("redis " + t + ", 50 clients"), t + " in " + names);
+            assertTrue(names.contains("redis " + t + " -P 16, 50 clients"), t + " -P 16 in " + names);
+        }
+        assertEquals(6, ProtocolWorkloads.redis(CompareOptions.parse("--workloads", "redis"), false, dir).size(),
+                "the quick preset keeps PING, SET and GET");
+    }
+
+    @Test
     void runsAreSizedToTheWindowAtTheLastRateSeen(@TempDir Path dir) throws IOException {
         RedisBenchmarkLoad load = new RedisBenchmarkLoad(false, dir.resolve("rb.log"), "set", 50, 16);
         assertEquals(RedisBenchmarkLoad.PROBE, load.requests(7000, Duration.ofMillis(500))); // not seen: a probe

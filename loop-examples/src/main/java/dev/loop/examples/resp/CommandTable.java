@@ -37,22 +37,22 @@ final class CommandTable {
     static final int COMMAND = 23;
     static final int CONFIG = 24;
     // the connection, transactions and pub/sub: numbered apart from the data commands
-    static final int HELLO = 100;
-    static final int AUTH = 101;
-    static final int CLIENT = 102;
-    static final int INFO = 103;
-    static final int RESET = 104;
-    static final int MULTI = 105;
-    static final int EXEC = 106;
-    static final int DISCARD = 107;
-    static final int WATCH = 108;
-    static final int UNWATCH = 109;
-    static final int SUBSCRIBE = 110;
-    static final int UNSUBSCRIBE = 111;
-    static final int PSUBSCRIBE = 112;
-    static final int PUNSUBSCRIBE = 113;
-    static final int PUBLISH = 114;
-    static final int PUBSUB = 115;
+    static final int HELLO = 900;
+    static final int AUTH = 901;
+    static final int CLIENT = 902;
+    static final int INFO = 903;
+    static final int RESET = 904;
+    static final int MULTI = 905;
+    static final int EXEC = 906;
+    static final int DISCARD = 907;
+    static final int WATCH = 908;
+    static final int UNWATCH = 909;
+    static final int SUBSCRIBE = 910;
+    static final int UNSUBSCRIBE = 911;
+    static final int PSUBSCRIBE = 912;
+    static final int PUNSUBSCRIBE = 913;
+    static final int PUBLISH = 914;
+    static final int PUBSUB = 915;
 
     /**
      * One command.
@@ -72,7 +72,7 @@ final class CommandTable {
         }
     }
 
-    static final List<Spec> ALL = List.of(
+    private static final List<Spec> CORE = List.of(
             new Spec(PING, "ping", -1, List.of("fast"), 0, 0, 0),
             new Spec(ECHO, "echo", 2, List.of("fast"), 0, 0, 0),
             new Spec(SET, "set", -3, List.of("write", "denyoom"), 1, 1, 1),
@@ -113,6 +113,10 @@ final class CommandTable {
             new Spec(PUNSUBSCRIBE, "punsubscribe", -1, List.of("pubsub", "noscript", "loading", "stale"), 0, 0, 0),
             new Spec(PUBLISH, "publish", 3, List.of("pubsub", "loading", "stale", "fast"), 0, 0, 0),
             new Spec(PUBSUB, "pubsub", -2, List.of("pubsub", "loading", "stale"), 0, 0, 0));
+
+    /** Every command: the core ones, then those on typed values. */
+    static final List<Spec> ALL = java.util.stream.Stream.concat(CORE.stream(), DataCommandTable.ALL.stream())
+            .toList();
 
     private static final int MAX_NAME = 16;
     /** Specs by name length, then their lower-case names, side by side. */

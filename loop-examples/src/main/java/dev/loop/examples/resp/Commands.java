@@ -13,6 +13,13 @@ import java.util.Map;
 final class Commands {
     private final Keyspace[] databases;
     private final StringCommands strings;
+    private final StringEditCommands stringEdits;
+    private long internalErrors;
+    private final KeyCommands keyCommands = new KeyCommands();
+    private final HashCommands hashes = new HashCommands();
+    private final Blocking blocking;
+    private final ListCommands lists;
+    private final SetCommands sets = new SetCommands();
     /** What {@code CONFIG GET} answers: redis-benchmark asks for {@code save} and {@code appendonly}. */
     private final Map<String, String> config;
     private final ServerState server;
@@ -33,6 +40,13 @@ final class Commands {
         this.databases = databases.clone();
         this.strings = new StringCommands();
         this.config = new LinkedHashMap<>(config);
+        this.blocking = new Blocking(databases[0].loop());
+        for (Keyspace db : this.databases) {
+            db.onListCreated(blocking::listCreated);
+        }
+        this.lists = new ListCommands(blocking);
+        this.stringEdits = new StringEditCommands(Long.parseLong(config.getOrDefault("proto-max-bulk-len",
+                Integer.toString(512 * 1024 * 1024))));
         this.server = server;
         this.connection = new ConnectionCommands(server, this);
     }
@@ -69,6 +83,8 @@ final class Commands {
     boolean execute(byte[][] argv, Session session, OutputBuffer out) {
         Reply r = session.reply.to(out);
         server.commandsProcessed().increment();
+        Keyspace keys = databases[session.db];
+        keys.startCommand();
         Spec spec = CommandTable.lookup(argv[0]);
         if (spec == null) {
             unknownCommand(argv, r);
@@ -171,9 +187,51 @@ final class Commands {
             case CommandTable.PUNSUBSCRIBE -> pubsub.unsubscribe(session, argv, r, true);
             case CommandTable.PUBLISH -> r.integer(pubsub.publish(argv[1], argv[2], session));
             case CommandTable.PUBSUB -> pubsub.pubsub(argv, r);
-            default -> strings.execute(spec.id(), argv, keys, r);
+            default -> dataCommand(spec.id(), argv, session, keys, r);
+        }
+        if (blocking.hasReady()) {
+            blocking.serveReady(); // the clients blocked on lists this command created
         }
         return false;
+    }
+
+    /** The clients blocked in BLPOP, BRPOP, BLMOVE. */
+    Blocking blocking() {
+        return blocking;
+    }
+
+    /**
+     * The commands on typed values, by their id's hundred (see {@link DataCommandTable}). A bug
+     * that throws in one is answered as an error in place of whatever of its reply was written,
+     * and counted, so the client gets an answer and the connection its next command.
+     */
+    private void dataCommand(int id, byte[][] argv, Session session, Keyspace keys, Reply r) {
+        int mark = r.buffer().size();
+        try {
+            run(id, argv, session, keys, r);
+        } catch (RuntimeException e) {
+            r.buffer().truncate(mark);
+            internalErrors++;
+            r.error("ERR internal error in '" + new String(argv[0], StandardCharsets.UTF_8) + "': "
+                    + e.getClass().getSimpleName());
+        }
+    }
+
+    /** Commands that failed with an exception (a bug): answered with an error, counted, not logged. */
+    long internalErrors() {
+        return internalErrors;
+    }
+
+    private void run(int id, byte[][] argv, Session session, Keyspace keys, Reply r) {
+        switch (id / 100) {
+            case 0 -> strings.execute(id, argv, keys, r);
+            case 1 -> stringEdits.execute(id, argv, keys, r);
+            case 2 -> keyCommands.execute(id, argv, keys, r);
+            case 3 -> hashes.execute(id, argv, keys, r);
+            case 4 -> lists.execute(id, argv, session, keys, r);
+            case 5 -> sets.execute(id, argv, keys, r);
+            default -> throw new IllegalArgumentException("no command has the id " + id);
+        }
     }
 
     static void wrongArity(Reply r, String name) {

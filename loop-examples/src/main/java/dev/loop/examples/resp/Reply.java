@@ -19,7 +19,8 @@ final class Reply {
     private static final byte[] NULL3 = ascii("_\r\n");
     private static final byte[] TRUE3 = ascii("#t\r\n");
     private static final byte[] FALSE3 = ascii("#f\r\n");
-    private static final byte[] CRLF = ascii("\r\n");
+    static final byte[] CRLF = ascii("\r\n");
+    static final byte[] EMPTY = new byte[0];
 
     private OutputBuffer out;
     private boolean resp3;

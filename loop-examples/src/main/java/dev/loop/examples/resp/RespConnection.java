@@ -31,6 +31,13 @@ import java.util.concurrent.atomic.LongAdder;
  * stops, and both go on once the queue has drained. What it can make the server hold is one such
  * slice of replies (or one reply, if a single value is larger) and one read of input.
  *
+ * <p>A command that blocks ({@code BLPOP}, {@code BRPOP}, {@code BLMOVE}: see {@link Blocking})
+ * parks the batch on the data loop: the replies before it are written (on the data loop's own
+ * clients; a client of another loop has them with the blocked command's reply), the loop goes on
+ * serving everyone else, and when the command is answered (served, timed out) the rest of the
+ * batch runs. Meanwhile the connection goes on reading, up to {@link #PARKED_INPUT} bytes, so
+ * that a client that goes away is seen and unblocked.
+ *
  * <p>After {@code QUIT} or a protocol error the connection stops sending, then reads and drops
  * until the client closes or {@link #LINGER} passes, so the client reads the last reply rather
  * than a reset for the bytes it was still sending.
@@ -49,6 +56,8 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     static final Duration LINGER = Duration.ofSeconds(2);
     /** Replies encoded before the batch stops to write them and see whether the client reads. */
     static final int MAX_REPLY_BYTES = 256 * 1024;
+    /** Input a parked (blocked) client may send before reading stops until it is answered. */
+    static final int PARKED_INPUT = 64 * 1024;
 
     /**
      * The loop holding the keyspace, what runs commands on it, and the count of connections closed
@@ -71,6 +80,9 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     private OutputBuffer replies;       // this client's own, for batches run on the data loop
 
     private boolean away;               // a batch is on the data loop
+    private boolean parked;             // the batch waits in a blocking command (data loop's side)
+    private boolean parkedHome;         // the same, as the home loop knows it
+    private volatile boolean gone;      // closed: a parked batch is not resumed
     private boolean drainWait;          // the client is not reading its replies
     private boolean reading = true;
     private boolean closing;
@@ -113,12 +125,20 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
             return;
         }
         in.append(bytes);
+        if (parkedHome) {
+            updateReading(); // buffered until the blocked command is answered, up to PARKED_INPUT
+            return;
+        }
         process();
     }
 
     @Override
     public void onEof(Connection c) {
         eof = true;
+        if (parkedHome) {
+            conn.close(); // a blocked client that stops sending has gone, as Redis takes it
+            return;
+        }
         if (!away && batch.isEmpty()) {
             conn.close(); // every complete command was answered as it arrived
         }
@@ -128,6 +148,19 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     public void onClosed(Connection c, Throwable why) {
         if (lingerTimer != null) {
             lingerTimer.cancel();
+        }
+        gone = true; // before the unblock is posted: park() reads it, so one of the two cancels
+        if (parkedHome || away) {
+            Runnable unblock = () -> data.commands().blocking().cancel(session);
+            if (data.loop() == home) {
+                unblock.run();
+            } else {
+                try {
+                    data.loop().execute(unblock);
+                } catch (IllegalStateException dataClosed) {
+                    // the server is shutting down: nobody is blocked any more
+                }
+            }
         }
         in.clear();
         pushDropped.set(true);
@@ -205,7 +238,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
 
     /** Runs the complete commands buffered, a batch at a time, until input, or the client's reading, runs out. */
     private void process() {
-        while (!closing && !away && !drainWait && conn.isOpen()) {
+        while (!closing && !away && !drainWait && !parkedHome && conn.isOpen()) {
             if (batch.isEmpty()) {
                 parseBatch();
                 if (batch.isEmpty() && error == null) {
@@ -252,6 +285,10 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
                 error = null;
                 return true; // QUIT: the commands after it are not run
             }
+            if (session.blocked != null) {
+                park(session.blocked);
+                return false;
+            }
             if (out.size() - start >= MAX_REPLY_BYTES && batchPos < batch.size()) {
                 return false; // the rest once these are written and the client is reading
             }
@@ -272,17 +309,8 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         try {
             data.loop().execute(() -> {
                 boolean close = run(replies);
-                try {
-                    home.execute(() -> {
-                        away = false;
-                        updateReading();
-                        if (conn.isOpen()) {
-                            finish(replies, close);
-                            process();
-                        }
-                    });
-                } catch (IllegalStateException homeClosed) {
-                    // the home loop closed, and with it this connection
+                if (!parked) {
+                    handBack(close);
                 }
             });
         } catch (IllegalStateException dataClosed) {
@@ -290,9 +318,73 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         }
     }
 
+    /** On the data loop: gives the batch's replies back to the home loop. */
+    private void handBack(boolean close) {
+        try {
+            home.execute(() -> {
+                away = false;
+                parkedHome = false;
+                updateReading();
+                if (conn.isOpen()) {
+                    finish(replies, close);
+                    process();
+                }
+            });
+        } catch (IllegalStateException homeClosed) {
+            // the home loop closed, and with it this connection
+        }
+    }
+
+    /**
+     * On the data loop: the command just run blocked. The batch waits; the blocked command's
+     * reply will be written into this client's own buffer, and the rest of the batch then runs.
+     */
+    private void park(Blocking.Waiter w) {
+        parked = true;
+        if (replies == null) {
+            replies = new OutputBuffer(4096);
+        }
+        if (data.loop() == home) {
+            parkedHome = true;
+        } else {
+            try {
+                home.execute(() -> {
+                    if (away) {
+                        parkedHome = true;
+                        updateReading(); // read on, to see the client go
+                    }
+                });
+            } catch (IllegalStateException homeClosed) {
+                // the connection is gone with its loop; the waiter is forgotten with the keyspace
+            }
+        }
+        if (gone) {
+            data.commands().blocking().cancel(session); // closed while the batch ran here
+            return;
+        }
+        w.attach(replies, () -> {
+            parked = false;
+            if (gone) {
+                replies.reset();
+                return;
+            }
+            if (data.loop() == home) {
+                parkedHome = false;
+                updateReading();
+                finish(replies, run(replies));
+                process();
+            } else {
+                boolean close = run(replies);
+                if (!parked) {
+                    handBack(close);
+                }
+            }
+        });
+    }
+
     /** Writes a batch's replies in one write, then closes, waits for a slow reader, or goes on. */
     private void finish(OutputBuffer out, boolean close) {
-        if (batchPos >= batch.size()) {
+        if (batchPos >= batch.size() && !parked) {
             batch.clear();
             batchPos = 0;
             error = null;
@@ -306,7 +398,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         }
         if (close) {
             linger();
-        } else if (eof && batch.isEmpty()) {
+        } else if (eof && batch.isEmpty() && !parked) {
             conn.close();
         } else if (!conn.isWritable()) {
             drainWait = true;
@@ -338,7 +430,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     }
 
     private void updateReading() {
-        boolean want = closing || (!away && !drainWait);
+        boolean want = closing || (parkedHome ? in.size() < PARKED_INPUT : !away && !drainWait);
         if (want == reading || !conn.isOpen()) {
             return;
         }

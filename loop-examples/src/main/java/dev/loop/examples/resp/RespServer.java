@@ -30,6 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code AUTH}, {@code CLIENT}, {@code INFO}, {@code RESET}), transactions ({@code MULTI},
  * {@code EXEC}, {@code WATCH}) and pub/sub; inline and multibulk requests, pipelining.
  *
+ * <p>A value is a string, hash, list or set, each with its data commands ({@link DataCommandTable}),
+ * blocking list pops among them ({@link Blocking}); replies are redis-server 7.0's bytes.
+ *
  * <p>The keyspace lives on the first loop. With more loops, the others accept and parse for their
  * clients and hand each batch of commands to the first one (see {@link RespConnection}): Redis 6's
  * I/O threads, with loops instead of threads and no locks.
@@ -123,6 +126,13 @@ public final class RespServer implements AutoCloseable {
     /** Subscribers disconnected for leaving more pub/sub messages unread than the limits allow. */
     public long pushLimitDisconnections() {
         return data.get().commands().server().outputLimitDisconnections().sum();
+    }
+
+    /** Clients blocked in BLPOP, BRPOP or BLMOVE now, asked of the data loop (for tests). */
+    int blockedClients() throws Exception {
+        java.util.concurrent.CompletableFuture<Integer> n = new java.util.concurrent.CompletableFuture<>();
+        dataLoop().execute(() -> n.complete(data.get().commands().blocking().blockedClients()));
+        return n.get(10, java.util.concurrent.TimeUnit.SECONDS);
     }
 
     /** Connections answered {@code -ERR Protocol error} and closed so far, on every loop. */

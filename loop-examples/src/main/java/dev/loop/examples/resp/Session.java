@@ -49,6 +49,14 @@ final class Session {
     final Set<PubSub.Name> channels = new HashSet<>(0);
     final Set<PubSub.Name> patterns = new HashSet<>(0);
 
+    /** The command this client is blocked in (BLPOP...), or null; see {@link Blocking}. */
+    Blocking.Waiter blocked;
+    /**
+     * Set while commands must not block (those of a transaction as EXEC runs them): a blocking
+     * pop with nothing to pop answers at once as if it had timed out, as Redis does.
+     */
+    boolean denyBlocking;
+
     Session(long id, Subscriber subscriber, String addr, String laddr) {
         this.id = id;
         this.subscriber = subscriber;

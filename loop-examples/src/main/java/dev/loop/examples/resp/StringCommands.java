@@ -12,13 +12,21 @@ import java.util.concurrent.TimeUnit;
 final class StringCommands {
     static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
     static final String SYNTAX = "ERR syntax error";
-    /** TTLs longer than this (about 146 years) are refused, so a deadline in loop nanoseconds never overflows. */
-    static final long MAX_TTL_MS = Long.MAX_VALUE / 2 / 1_000_000;
+    static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
     void execute(int id, byte[][] argv, Keyspace keys, Reply r) {
         switch (id) {
             case CommandTable.SET -> set(argv, keys, r);
-            case CommandTable.GET -> r.bulk(keys.get(argv[1]));
+            case CommandTable.GET -> {
+                Keyspace.Entry e = keys.find(argv[1]);
+                if (e == null) {
+                    r.nullBulk();
+                } else if (e.value instanceof byte[] b) {
+                    r.bulk(b);
+                } else {
+                    r.error(WRONGTYPE);
+                }
+            }
             case CommandTable.DEL -> {
                 int n = 0;
                 for (int i = 1; i < argv.length; i++) {
@@ -53,7 +61,12 @@ final class StringCommands {
             case CommandTable.MGET -> {
                 r.arrayHeader(argv.length - 1);
                 for (int i = 1; i < argv.length; i++) {
-                    r.bulk(keys.get(argv[i]));
+                    Keyspace.Entry e = keys.find(argv[i]);
+                    if (e != null && e.value instanceof byte[] b) {
+                        r.bulk(b);
+                    } else {
+                        r.nullBulk(); // MGET answers null for a key of another type, as Redis does
+                    }
                 }
             }
             case CommandTable.MSET -> {
@@ -66,16 +79,15 @@ final class StringCommands {
                 }
                 r.ok();
             }
-            case CommandTable.EXPIRE -> expire(argv, TimeUnit.SECONDS, "expire", keys, r);
-            case CommandTable.PEXPIRE -> expire(argv, TimeUnit.MILLISECONDS, "pexpire", keys, r);
+            case CommandTable.EXPIRE -> expire(argv, TimeUnit.SECONDS, false, "expire", keys, r);
+            case CommandTable.PEXPIRE -> expire(argv, TimeUnit.MILLISECONDS, false, "pexpire", keys, r);
             case CommandTable.TTL, CommandTable.PTTL -> {
                 Keyspace.Entry e = keys.find(argv[1]);
                 if (e == null) {
                     r.integer(-2);
                     return;
                 }
-                long nanos = keys.ttlNanos(e);
-                long ms = nanos < 0 ? -1 : (nanos + 999_999) / 1_000_000;
+                long ms = keys.ttlMillis(e);
                 r.integer(ms < 0 ? -1 : id == CommandTable.PTTL ? ms : (ms + 500) / 1000);
             }
             case CommandTable.PERSIST -> {
@@ -86,7 +98,10 @@ final class StringCommands {
         }
     }
 
-    /** {@code SET key value [NX|XX] [GET] [EX s|PX ms|KEEPTTL]}, with Redis' rules on combinations. */
+    /**
+     * {@code SET key value [NX|XX] [GET] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL]}, with Redis' rules on
+     * combinations.
+     */
     private static void set(byte[][] argv, Keyspace keys, Reply r) {
         boolean nx = false;
         boolean xx = false;
@@ -94,6 +109,7 @@ final class StringCommands {
         boolean keepTtl = false;
         byte[] ttl = null;
         TimeUnit unit = null;
+        boolean absolute = false;
         for (int j = 3; j < argv.length; j++) {
             byte[] opt = argv[j];
             boolean hasNext = j + 1 < argv.length;
@@ -105,30 +121,40 @@ final class StringCommands {
                 get = true;
             } else if (CommandTable.is(opt, "keepttl") && ttl == null) {
                 keepTtl = true;
-            } else if ((CommandTable.is(opt, "ex") || CommandTable.is(opt, "px")) && !keepTtl && ttl == null
-                    && hasNext) {
-                unit = CommandTable.is(opt, "ex") ? TimeUnit.SECONDS : TimeUnit.MILLISECONDS;
+            } else if ((CommandTable.is(opt, "ex") || CommandTable.is(opt, "px") || CommandTable.is(opt, "exat")
+                    || CommandTable.is(opt, "pxat")) && !keepTtl && hasNext
+                    && (ttl == null || (unit == unitOf(opt) && absolute == (opt.length == 4)))) {
+                // the same option again replaces the first, as in Redis; another kind is an error
+                unit = CommandTable.is(opt, "ex") || CommandTable.is(opt, "exat") ? TimeUnit.SECONDS
+                        : TimeUnit.MILLISECONDS;
+                absolute = opt.length == 4;
                 ttl = argv[++j];
             } else {
                 r.error(SYNTAX);
                 return;
             }
         }
-        long deadline = 0;
+        long whenMs = 0;
         if (ttl != null) {
             if (!Numbers.isLong(ttl)) {
                 r.error(NOT_AN_INTEGER);
                 return;
             }
             long n = Numbers.parseLong(ttl);
-            if (n <= 0 || n > unit.convert(MAX_TTL_MS, TimeUnit.MILLISECONDS)) {
+            long now = absolute ? 0 : keys.wallMillis();
+            if (n <= 0 || (unit == TimeUnit.SECONDS && n > Long.MAX_VALUE / 1000)
+                    || unit.toMillis(n) > Long.MAX_VALUE - now) {
                 r.error("ERR invalid expire time in 'set' command");
                 return;
             }
-            deadline = keys.now() + unit.toNanos(n);
+            whenMs = unit.toMillis(n) + now;
         }
         Keyspace.Entry old = keys.find(argv[1]);
-        byte[] previous = old == null ? null : old.value;
+        if (get && old != null && !(old.value instanceof byte[])) {
+            r.error(WRONGTYPE);
+            return;
+        }
+        byte[] previous = old == null ? null : (byte[]) old.value;
         if ((nx && old != null) || (xx && old == null)) {
             if (get) {
                 r.bulk(previous);
@@ -139,7 +165,7 @@ final class StringCommands {
         }
         Keyspace.Entry e = keys.put(argv[1], argv[2], keepTtl);
         if (ttl != null) {
-            keys.expireAt(e, deadline);
+            keys.expireAtWall(e, whenMs);
         }
         if (get) {
             r.bulk(previous);
@@ -148,15 +174,23 @@ final class StringCommands {
         }
     }
 
+    private static TimeUnit unitOf(byte[] opt) {
+        return opt[0] == 'e' || opt[0] == 'E' ? TimeUnit.SECONDS : TimeUnit.MILLISECONDS;
+    }
+
     private static void incrBy(byte[] key, long by, Keyspace keys, Reply r) {
         Keyspace.Entry e = keys.find(key);
         long current = 0;
         if (e != null) {
-            if (!Numbers.isLong(e.value)) {
+            if (!(e.value instanceof byte[] v)) {
+                r.error(WRONGTYPE);
+                return;
+            }
+            if (!Numbers.isLong(v)) {
                 r.error(NOT_AN_INTEGER);
                 return;
             }
-            current = Numbers.parseLong(e.value);
+            current = Numbers.parseLong(v);
         }
         if ((by < 0 && current < 0 && by < Long.MIN_VALUE - current)
                 || (by > 0 && current > 0 && by > Long.MAX_VALUE - current)) {
@@ -165,16 +199,19 @@ final class StringCommands {
         }
         long next = current + by;
         if (e != null) {
-            e.value = Numbers.toBytes(next); // the TTL stays, as in Redis
-            keys.touched(key);
+            keys.replace(e, Numbers.toBytes(next)); // the TTL stays, as in Redis
         } else {
             keys.put(key, Numbers.toBytes(next), false);
         }
         r.integer(next);
     }
 
-    /** {@code EXPIRE key n [NX|XX|GT|LT]} (or PEXPIRE): 1 if the TTL was set, 0 if not. */
-    private static void expire(byte[][] argv, TimeUnit unit, String name, Keyspace keys, Reply r) {
+    /**
+     * {@code EXPIRE key n [NX|XX|GT|LT]}, and PEXPIRE, EXPIREAT, PEXPIREAT ({@code absolute}: n is
+     * a Unix time): 1 if the TTL was set (or the key deleted, for a time already past), 0 if not.
+     * Redis' order of checks: the options, the number, then the key.
+     */
+    static void expire(byte[][] argv, TimeUnit unit, boolean absolute, String name, Keyspace keys, Reply r) {
         boolean nx = false;
         boolean xx = false;
         boolean gt = false;
@@ -207,27 +244,29 @@ final class StringCommands {
             return;
         }
         long n = Numbers.parseLong(argv[2]);
-        if (n > unit.convert(MAX_TTL_MS, TimeUnit.MILLISECONDS) || n < -unit.convert(MAX_TTL_MS, TimeUnit.MILLISECONDS)) {
+        long base = absolute ? 0 : keys.wallMillis();
+        if (unit == TimeUnit.SECONDS && (n > Long.MAX_VALUE / 1000 || n < Long.MIN_VALUE / 1000)) {
             r.error("ERR invalid expire time in '" + name + "' command");
             return;
         }
+        long ms = unit.toMillis(n);
+        if (ms > Long.MAX_VALUE - base) {
+            r.error("ERR invalid expire time in '" + name + "' command");
+            return;
+        }
+        long when = ms + base;
         Keyspace.Entry e = keys.find(argv[1]);
         if (e == null) {
             r.integer(0);
             return;
         }
-        long deadline = keys.now() + unit.toNanos(n);
         boolean hasTtl = e.expiry != null;
-        if ((nx && hasTtl) || (xx && !hasTtl) || (gt && (!hasTtl || deadline <= e.expiry.deadline()))
-                || (lt && hasTtl && deadline >= e.expiry.deadline())) {
+        if ((nx && hasTtl) || (xx && !hasTtl) || (gt && (!hasTtl || when <= e.expireAtMs))
+                || (lt && hasTtl && when >= e.expireAtMs)) {
             r.integer(0);
             return;
         }
-        if (n <= 0) {
-            keys.remove(e); // a deadline already past deletes the key at once, as Redis does
-        } else {
-            keys.expireAt(e, deadline);
-        }
+        keys.expireAtWall(e, when); // a time already past deletes the key at once, as Redis does
         r.integer(1);
     }
 }

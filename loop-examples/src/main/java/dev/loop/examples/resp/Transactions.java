@@ -74,8 +74,14 @@ final class Transactions {
         }
         r.arrayHeader(queue.size());
         boolean close = false;
-        for (byte[][] argv : queue) {
-            close |= commands.dispatch(CommandTable.lookup(argv[0]), argv, s, s.reply);
+        // a blocking pop inside a transaction answers at once as if it had timed out, as in Redis
+        s.denyBlocking = true;
+        try {
+            for (byte[][] argv : queue) {
+                close |= commands.dispatch(CommandTable.lookup(argv[0]), argv, s, s.reply);
+            }
+        } finally {
+            s.denyBlocking = false;
         }
         return close;
     }

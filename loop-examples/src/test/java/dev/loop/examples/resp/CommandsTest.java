@@ -322,6 +322,15 @@ class CommandsTest {
     }
 
     @Test
+    void everyCommandHasAnIdOfItsOwn() {
+        java.util.Map<Integer, String> seen = new java.util.HashMap<>();
+        for (CommandTable.Spec s : CommandTable.ALL) {
+            String other = seen.put(s.id(), s.name());
+            assertTrue(other == null, s.name() + " and " + other + " share the id " + s.id());
+        }
+    }
+
+    @Test
     void globsMatchLikeConfigGet() {
         assertTrue(Commands.Glob.matches("*", "save"));
         assertTrue(Commands.Glob.matches("SA?E", "save"));
