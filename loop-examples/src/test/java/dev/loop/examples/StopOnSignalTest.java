@@ -101,6 +101,25 @@ class StopOnSignalTest {
     }
 
     @Test
+    void respServerClosesAnIdleClientAtOnceInsteadOfWaitingForTheDrainDeadline() throws Exception {
+        Process p = start("resp-server", "--port", "0", "--loops", "2");
+        int port = port(firstLine(p));
+        try (SocketChannel c = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
+            c.write(ByteBuffer.wrap("PING\r\n".getBytes(StandardCharsets.US_ASCII)));
+            ByteBuffer answer = ByteBuffer.allocate(7);
+            while (answer.hasRemaining()) {
+                assertTrue(c.read(answer) > 0, "the answer arrives");
+            }
+            long signalled = System.nanoTime();
+            signal(p, "TERM");
+            assertEquals(-1, c.read(ByteBuffer.allocate(1)), "the idle client is closed");
+            assertEquals(0, exit(p), "exit status after SIGTERM");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - signalled);
+            assertTrue(seconds < ServerHost.DRAIN.toSeconds() - 2, "took " + seconds + " s: the idle client held the stop");
+        }
+    }
+
+    @Test
     void respServerOnOneLoopExitsWithZeroOnSigint() throws Exception {
         Process p = start("resp-server", "--port", "0");
         int port = port(firstLine(p));

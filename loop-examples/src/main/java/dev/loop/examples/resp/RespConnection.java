@@ -87,6 +87,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     private boolean reading = true;
     private boolean closing;
     private boolean eof;
+    private boolean stopping;           // the server shuts down: closed once the batch is answered
     private TimerHandle lingerTimer;
 
     // pushed messages: what is on its way to the home loop (written on both loops), the bytes
@@ -141,6 +142,19 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         }
         if (!away && batch.isEmpty()) {
             conn.close(); // every complete command was answered as it arrived
+        }
+    }
+
+    /**
+     * The server shuts down gracefully: a client between batches is closed now (everything it sent
+     * was answered), one whose batch is running once the batch is answered, and a blocked one at
+     * once, as redis-server's shutdown closes its clients.
+     */
+    @Override
+    public void onServerShutdown(Connection c) {
+        stopping = true;
+        if (parkedHome || (!away && batch.isEmpty())) {
+            conn.close();
         }
     }
 
@@ -398,7 +412,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         }
         if (close) {
             linger();
-        } else if (eof && batch.isEmpty() && !parked) {
+        } else if ((eof || stopping) && batch.isEmpty() && !parked) {
             conn.close();
         } else if (!conn.isWritable()) {
             drainWait = true;
