@@ -576,17 +576,19 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             throw new ClosedChannelException(); // its descriptor may already be another file's
         }
         long n = SendFile.send(fd, fileFd, position, count);
-        if (n > 0) {
+        if (n == count) {
             return n;
         }
-        if (n == 0) {
-            return -1; // nothing at position: the file ends there
-        }
-        if (n == -Ops.EAGAIN || n == -Ops.EINTR) {
+        if (n > 0 || n == -Ops.EAGAIN || n == -Ops.EINTR) {
+            // Short or refused: the socket is full. Nothing of ours is in flight to complete and
+            // say when it has room again, so a poll does (the level pass only repeats reports).
             fileWaits = true;
             wantWritePoll = true;
             requestSubmit();
-            return 0;
+            return Math.max(n, 0);
+        }
+        if (n == 0) {
+            return -1; // nothing at position: the file ends there
         }
         fail((int) n);
         throw failure;

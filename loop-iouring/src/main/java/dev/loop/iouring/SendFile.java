@@ -56,7 +56,6 @@ final class SendFile {
                 Class<?> segmentClass = Class.forName("java.lang.foreign.MemorySegment");
                 Class<?> descriptorClass = Class.forName("java.lang.foreign.FunctionDescriptor");
                 Class<?> layoutClass = Class.forName("java.lang.foreign.MemoryLayout");
-                Class<?> groupClass = Class.forName("java.lang.foreign.StructLayout");
                 Class<?> pathClass = Class.forName("java.lang.foreign.MemoryLayout$PathElement");
                 Class<?> valueLayoutClass = Class.forName("java.lang.foreign.ValueLayout");
                 Class<?> optionClass = Class.forName("java.lang.foreign.Linker$Option");
@@ -82,10 +81,10 @@ final class SendFile {
                     MethodHandle handle = (MethodHandle) linkerClass
                             .getMethod("downcallHandle", segmentClass, descriptorClass, options.getClass())
                             .invoke(linker, symbol.get(), descriptor, options);
-                    Object stateLayout = linkerClass.getMethod("captureStateLayout").invoke(null);
+                    Object stateLayout = optionClass.getMethod("captureStateLayout").invoke(null);
                     Object errnoPath = Array.newInstance(pathClass, 1);
                     Array.set(errnoPath, 0, pathClass.getMethod("groupElement", String.class).invoke(null, "errno"));
-                    errnoOffset = (int) (long) groupClass.getMethod("byteOffset", errnoPath.getClass())
+                    errnoOffset = (int) (long) layoutClass.getMethod("byteOffset", errnoPath.getClass())
                             .invoke(stateLayout, errnoPath);
                     stateSize = (int) (long) layoutClass.getMethod("byteSize").invoke(stateLayout);
                     segmentOf = MethodHandles.publicLookup().findStatic(segmentClass, "ofBuffer",

@@ -8,9 +8,15 @@ import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 
 /**
- * Sends a large file's bytes after its response head, a chunk at a time, at the pace the client
- * reads. Not thread-safe: runs on the connection's loop (with offloaded reads, only the read
- * itself runs on a virtual thread, into a buffer the loop does not touch meanwhile).
+ * Sends a large file's bytes after its response head, at the pace the client reads. Not
+ * thread-safe: runs on the connection's loop (with offloaded reads, only the read itself runs on a
+ * virtual thread, into a buffer the loop does not touch meanwhile).
+ *
+ * <p>Over plain TCP the connection sends the file itself ({@link Connection#sendFile}: the
+ * kernel's {@code sendfile(2)} where the backend has it, so no byte passes through the JVM), in
+ * segments of {@link #SEGMENT} bytes, each one's completion counting as progress for the idle
+ * timeout. Over TLS the bytes must be encrypted in the JVM, so the file is read here, a chunk at a
+ * time, on the loop or on a virtual thread as configured:
  *
  * <p>It stops when the connection is not {@linkplain Connection#isWritable() writable} and goes on
  * once it has {@linkplain Connection#drain() drained}, so a slow reader costs at most the high
@@ -21,6 +27,12 @@ final class FileStream {
     static final int CHUNK = 64 * 1024;
     /** Bytes sent before handing the loop back to other callbacks. */
     static final int BYTES_PER_TURN = 256 * 1024;
+    /**
+     * Bytes per {@code sendFile} call: the next is queued when one has been handed to the kernel,
+     * whose send buffer still holds its end, so the socket never waits for the next call; and a
+     * client that keeps reading is seen to make progress at least this often.
+     */
+    static final long SEGMENT = 4L << 20;
 
     private final Loop loop;
     private final Connection conn;
@@ -52,7 +64,34 @@ final class FileStream {
     }
 
     void start() {
-        pump();
+        if (conn.tls() == null) {
+            sendSegment();
+        } else {
+            pump();
+        }
+    }
+
+    /** Plain TCP: the connection sends the next segment from the file, without reading it here. */
+    private void sendSegment() {
+        long count = Math.min(SEGMENT, file.size() - position);
+        conn.sendFile(file.channel(), position, count).onDone(f -> {
+            if (!f.isSuccess()) {
+                if (conn.isOpen()) {
+                    fail(f.exception()); // the file is shorter than its size now: the response is broken
+                } else {
+                    file.close(); // the client went away: nothing to report, as in pump()
+                }
+                return;
+            }
+            position += count;
+            progress.run();
+            if (position < file.size()) {
+                sendSegment();
+            } else {
+                file.close();
+                done.run();
+            }
+        });
     }
 
     private void pump() {
