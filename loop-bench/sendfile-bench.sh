@@ -132,7 +132,7 @@ measure() { # name port
     $pin_client wrk -t1 -c "$CONNS" -d3s "http://127.0.0.1:$port/1m.bin" >/dev/null 2>&1
     for file in 1m.bin 100m.bin; do
         before=$(cpu_ticks "$server_pid")
-        line=$($pin_client wrk -t1 -c "$CONNS" -d"${DURATION}s" -s "$out/report.lua" \
+        line=$($pin_client wrk -t1 -c "$CONNS" -d"${DURATION}s" --timeout 60s -s "$out/report.lua" \
             "http://127.0.0.1:$port/$file" | grep '^WRK')
         after=$(cpu_ticks "$server_pid")
         echo "$name $file $line cpu_ticks=$((after - before)) clk_tck=$clk" | tee -a "$results"

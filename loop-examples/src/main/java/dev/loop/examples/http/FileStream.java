@@ -14,8 +14,8 @@ import java.util.function.Consumer;
  *
  * <p>Over plain TCP the connection sends the file itself ({@link Connection#sendFile}: the
  * kernel's {@code sendfile(2)} where the backend has it, so no byte passes through the JVM), in
- * segments of {@link #SEGMENT} bytes, each one's completion counting as progress for the idle
- * timeout. Over TLS the bytes must be encrypted in the JVM, so the file is read here, a chunk at a
+ * segments of {@link #SEGMENT} bytes, two queued at a time, each one's completion counting as
+ * progress for the idle timeout. Over TLS the bytes must be encrypted in the JVM, so the file is read here, a chunk at a
  * time, on the loop or on a virtual thread as configured:
  *
  * <p>It stops when the connection is not {@linkplain Connection#isWritable() writable} and goes on
@@ -44,6 +44,8 @@ final class FileStream {
     private final Consumer<Throwable> failed;
     private final Runnable pump = this::pump;
     private long position;
+    /** With {@code sendFile}: the end of what was queued so far (a segment or two past {@link #position}). */
+    private long queued;
 
     /**
      * @param loopChunk a buffer the loop lends for on-loop reads (unused when reads are offloaded)
@@ -65,17 +67,34 @@ final class FileStream {
 
     void start() {
         if (conn.tls() == null) {
-            sendSegment();
+            sendSegments();
         } else {
             pump();
         }
     }
 
-    /** Plain TCP: the connection sends the next segment from the file, without reading it here. */
-    private void sendSegment() {
-        long count = Math.min(SEGMENT, file.size() - position);
-        conn.sendFile(file.channel(), position, count).onDone(f -> {
+    /**
+     * Plain TCP: the connection sends the file itself, one segment queued behind another so the
+     * queue never runs dry between them (which would turn write interest off and on again, two
+     * {@code epoll_ctl} calls per segment).
+     */
+    private void sendSegments() {
+        queueSegment();
+        queueSegment();
+    }
+
+    private void queueSegment() {
+        if (queued >= file.size()) {
+            return;
+        }
+        long count = Math.min(SEGMENT, file.size() - queued);
+        queued += count;
+        conn.sendFile(file.channel(), queued - count, count).onDone(f -> {
+            if (position < 0) {
+                return; // an earlier segment failed: this one failed or was cancelled with it
+            }
             if (!f.isSuccess()) {
+                position = -1;
                 if (conn.isOpen()) {
                     fail(f.exception()); // the file is shorter than its size now: the response is broken
                 } else {
@@ -86,7 +105,7 @@ final class FileStream {
             position += count;
             progress.run();
             if (position < file.size()) {
-                sendSegment();
+                queueSegment();
             } else {
                 file.close();
                 done.run();
