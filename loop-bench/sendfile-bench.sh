@@ -2,11 +2,12 @@
 # Static files under wrk: the http-server example on each backend against nginx with `sendfile on`,
 # side by side, a 1 MiB and a 100 MiB file. For each server and file it prints the bytes per second
 # wrk received and the server's CPU time per byte (utime + stime of the server process from
-# /proc/PID/stat around the run, so the JVM's compiler and GC threads count too), then, under
-# strace -c -f, the system calls per file served.
+# /proc/PID/stat around the window, so the JVM's compiler and GC threads count too), the median
+# over ROUNDS interleaved rounds and its ratio to nginx's; then, under strace -c -f, the system
+# calls for STRACE_REQUESTS files on one kept-alive connection.
 #
-#   loop-bench/sendfile-bench.sh                      # all backends, 10 s per run, 4 connections
-#   DURATION=5 CONNS=2 BACKENDS="epoll" loop-bench/sendfile-bench.sh
+#   loop-bench/sendfile-bench.sh          # all backends, 3 rounds of 10 s windows, 4 connections
+#   ROUNDS=5 DURATION=5 CONNS=2 BACKENDS="epoll" loop-bench/sendfile-bench.sh
 #
 # The server is pinned to CPU 1 and wrk to CPU 0 (taskset) when there are two or more CPUs; nginx
 # runs one process (master_process off), as the http-server runs one loop. Everything is written
@@ -21,7 +22,7 @@ out="$here/target/sendfile"
 DURATION=${DURATION:-10}
 CONNS=${CONNS:-4}
 BACKENDS=${BACKENDS:-"select epoll io_uring"}
-STRACE_REQUESTS=${STRACE_REQUESTS:-20}
+STRACE_REQUESTS=${STRACE_REQUESTS:-10}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 
 for tool in wrk curl strace "$NGINX"; do
@@ -124,57 +125,94 @@ start_loop() { # port backend
 results="$out/results.txt"
 : > "$results"
 clk=$(getconf CLK_TCK)
+ROUNDS=${ROUNDS:-3}
 
-measure() { # name port
-    name=$1
-    port=$2
-    # warm-up: the JIT compiles the paths before the measured runs
-    $pin_client wrk -t1 -c "$CONNS" -d3s "http://127.0.0.1:$port/1m.bin" >/dev/null 2>&1
-    for file in 1m.bin 100m.bin; do
-        before=$(cpu_ticks "$server_pid")
-        line=$($pin_client wrk -t1 -c "$CONNS" -d"${DURATION}s" --timeout 60s -s "$out/report.lua" \
-            "http://127.0.0.1:$port/$file" | grep '^WRK')
-        after=$(cpu_ticks "$server_pid")
-        echo "$name $file $line cpu_ticks=$((after - before)) clk_tck=$clk" | tee -a "$results"
-    done
-    for file in 1m.bin 100m.bin; do
-        trace="$out/strace-$name-$file.txt"
-        strace -c -f -o "$trace" -p "$server_pid" 2>/dev/null &
-        strace_pid=$!
-        sleep 1
-        n=0
-        while [ $n -lt "$STRACE_REQUESTS" ]; do
-            curl -s -o /dev/null "http://127.0.0.1:$port/$file"
-            n=$((n + 1))
-        done
-        kill -INT $strace_pid
-        wait $strace_pid 2>/dev/null || true
-        calls=$(awk '$NF == "sendfile" { print $4 }' "$trace")
-        echo "$name $file strace requests=$STRACE_REQUESTS sendfile_calls=${calls:-0}" | tee -a "$results"
-    done
-}
-
+# Every server runs at once, each on its own port, all pinned to the server CPU; the measured
+# windows are interleaved (round by round, file by file, server by server), so the load of a busy
+# machine falls on all of them alike, and each window reads only its own server's CPU time.
+servers=""
 port=$(free_port)
 start_nginx "$port"
-wait_for "$port"
-measure nginx "$port"
-kill "$server_pid"
-wait "$server_pid" 2>/dev/null || true
-
+servers="nginx:$port:$server_pid"
 for b in $BACKENDS; do
     port=$(free_port)
     start_loop "$port" "$b"
+    servers="$servers loop-$b:$port:$server_pid"
+done
+trap 'for s in $servers; do kill "${s##*:}" 2>/dev/null || true; done' EXIT
+
+for s in $servers; do
+    name=${s%%:*}; rest=${s#*:}; port=${rest%%:*}
     wait_for "$port"
-    measure "loop-$b" "$port"
-    kill "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
+    # warm-up: the JIT compiles the paths before the measured runs
+    $pin_client wrk -t1 -c "$CONNS" -d5s "http://127.0.0.1:$port/1m.bin" >/dev/null 2>&1
+    $pin_client wrk -t1 -c "$CONNS" -d5s --timeout 60s "http://127.0.0.1:$port/100m.bin" >/dev/null 2>&1
+done
+
+round=1
+while [ $round -le "$ROUNDS" ]; do
+    for file in 1m.bin 100m.bin; do
+        for s in $servers; do
+            name=${s%%:*}; rest=${s#*:}; port=${rest%%:*}; pid=${rest#*:}
+            before=$(cpu_ticks "$pid")
+            line=$($pin_client wrk -t1 -c "$CONNS" -d"${DURATION}s" --timeout 60s -s "$out/report.lua" \
+                "http://127.0.0.1:$port/$file" | grep '^WRK')
+            after=$(cpu_ticks "$pid")
+            echo "$name $file $line cpu_ticks=$((after - before)) clk_tck=$clk round=$round" | tee -a "$results"
+        done
+    done
+    round=$((round + 1))
+done
+
+for s in $servers; do
+    name=${s%%:*}; rest=${s#*:}; port=${rest%%:*}; pid=${rest#*:}
+    for file in 1m.bin 100m.bin; do
+        trace="$out/strace-$name-$file.txt"
+        strace -c -f -o "$trace" -p "$pid" 2>/dev/null &
+        strace_pid=$!
+        sleep 1
+        # one curl, one kept-alive connection: the calls per file, not per connection
+        set --
+        n=0
+        while [ $n -lt "$STRACE_REQUESTS" ]; do
+            set -- "$@" -o /dev/null "http://127.0.0.1:$port/$file"
+            n=$((n + 1))
+        done
+        curl -s "$@"
+        kill -INT $strace_pid
+        wait $strace_pid 2>/dev/null || true
+        calls=$(awk '$NF == "sendfile" { print $4 }' "$trace")
+        total=$(awk '$NF == "total" { print $4 }' "$trace")
+        echo "$name $file strace requests=$STRACE_REQUESTS sendfile_calls=${calls:-0} all_calls=${total:-0}" \
+            | tee -a "$results"
+    done
 done
 
 echo
-echo "server file bytes/s MiB/s cpu_ns_per_KiB (machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "median over $ROUNDS rounds of ${DURATION} s, $CONNS connections (machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "server file MiB/s cpu_ns_per_KiB vs_nginx_bytes vs_nginx_cpu"
 awk '$3 == "WRK" {
+    delete f
     for (i = 4; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-    bps = f["bytes"] / (f["duration_us"] / 1e6)
-    cpu = f["cpu_ticks"] / f["clk_tck"]
-    printf "%s %s %.0f %.1f %.1f\n", $1, $2, bps, bps / 1048576, cpu * 1e9 / (f["bytes"] / 1024)
+    key = $1 " " $2
+    n[key]++
+    bps[key, n[key]] = f["bytes"] / (f["duration_us"] / 1e6) / 1048576
+    cpu[key, n[key]] = (f["cpu_ticks"] / f["clk_tck"]) * 1e9 / (f["bytes"] / 1024)
+    if (!(key in seen)) { seen[key] = 1; order[++keys] = key }
+}
+function median(arr, key, count,    i, j, t, v) {
+    for (i = 1; i <= count; i++) v[i] = arr[key, i]
+    for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+    return count % 2 ? v[(count + 1) / 2] : (v[count / 2] + v[count / 2 + 1]) / 2
+}
+END {
+    for (k = 1; k <= keys; k++) {
+        key = order[k]; split(key, p, " ")
+        mb[key] = median(bps, key, n[key]); mc[key] = median(cpu, key, n[key])
+    }
+    for (k = 1; k <= keys; k++) {
+        key = order[k]; split(key, p, " ")
+        ref = "nginx " p[2]
+        printf "%s %.1f %.1f %.2fx %.2fx\n", key, mb[key], mc[key], mb[key] / mb[ref], mc[key] / mc[ref]
+    }
 }' "$results"

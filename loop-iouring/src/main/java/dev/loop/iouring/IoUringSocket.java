@@ -568,7 +568,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
      */
     private long sendFile(int fileFd, FileChannel file, long position, long count) throws IOException {
         checkWritable();
-        if (out != null || writePollId != 0 || wantWritePoll) {
+        if (out != null && (out.id != 0 || !sendTakenNow()) || writePollId != 0 || wantWritePoll) {
             fileWaits = true;
             return 0;
         }
@@ -592,6 +592,35 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         }
         fail((int) n);
         throw failure;
+    }
+
+    /**
+     * Sends the bytes taken but not yet submitted (a response head written just before the file)
+     * with one {@code send(2)} now, rather than a ring send whose completion the file would wait
+     * a loop turn for. Returns whether none is left; what the socket did not take goes by the ring.
+     */
+    private boolean sendTakenNow() throws IOException {
+        Outbound o = out;
+        int n;
+        try {
+            n = socket.sendAddress(o.address, 0, o.end);
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = NativeErrors.translate(Call.IO, e, null);
+            }
+            throw failure;
+        }
+        if (n >= o.end) {
+            giveBackSendBuffer();
+            return true;
+        }
+        if (n > 0) {
+            o.buffer.limit(o.end).position(n);
+            o.buffer.compact();
+            o.end -= n;
+        }
+        requestSubmit();
+        return false;
     }
 
     @Override
