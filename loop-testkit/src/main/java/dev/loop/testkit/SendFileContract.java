@@ -255,6 +255,8 @@ public class SendFileContract extends StreamSuite {
         Throwable e = awaitFailure(loop, p[1].sendFile(f, 500, 1000));
         assertInstanceOf(EOFException.class, e);
         assertTrue(e.getMessage().contains("position 1000"), e.getMessage());
+        assertInstanceOf(EOFException.class, awaitFailure(loop, p[1].sendFile(f, 1, Long.MAX_VALUE)),
+                "a range whose end overflows a long is no shorter file than any other");
         assertTrue(p[1].isOpen(), "nothing was sent: the connection is still usable");
         p[1].write(ascii("still fine"));
         assertArrayEquals(ascii("still fine"), closeAndReadAll(loop, p[1], p[0], PATIENCE));

@@ -87,7 +87,7 @@ final class StreamWriter {
             // Checked before a byte is queued, so a caller can still answer with an error instead
             // (a file that shrinks while it is sent is caught where it ends, by QueuedFile).
             long size = file.size();
-            if (size < position + count) {
+            if (count > size || position > size - count) { // no overflow for a count near Long.MAX_VALUE
                 p = loop.newPromise();
                 p.fail(new EOFException("the file ends at position " + size + ", before the range asked (position "
                         + position + ", " + count + " bytes) ends"));
