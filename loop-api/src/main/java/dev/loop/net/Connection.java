@@ -5,13 +5,14 @@ import dev.loop.LoopFuture;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * A TCP connection owned by a loop. Not thread-safe: call it on the loop thread (from callbacks,
  * or from tasks running on the loop); the futures it returns may be awaited from anywhere.
  *
  * <p>Threads: an operation that changes the connection (the reads, {@code setHandler},
- * {@code pauseReading}/{@code resumeReading}, {@code write}, {@code drain}, {@code shutdownOutput},
+ * {@code pauseReading}/{@code resumeReading}, {@code write}, {@code sendFile}, {@code drain}, {@code shutdownOutput},
  * {@code close}, {@code abort}) called on another thread while the loop runs throws
  * {@link IllegalStateException} naming the thread and the loop: it would race the loop. Hand such work
  * to the loop with {@link Loop#callSoon}. While the loop is not running any thread may call them
@@ -111,6 +112,35 @@ public interface Connection {
     default LoopFuture<Void> write(byte[] bytes) {
         return write(ByteBuffer.wrap(java.util.Objects.requireNonNull(bytes, "bytes")));
     }
+
+    /**
+     * Sends {@code count} bytes of {@code file} from {@code position}, in order with the other
+     * writes: bytes written before go first, bytes written after wait for the file. The file's
+     * own position does not move, so one channel may serve several connections at once.
+     *
+     * <p>Where the backend can (select through {@link FileChannel#transferTo}, epoll and io_uring
+     * through {@code sendfile(2)}) the kernel copies the bytes from the page cache to the socket
+     * and nothing passes through the JVM. Over TLS, or where the backend cannot, the file is read
+     * into a buffer of at most 64 KiB at a time, the next chunk only once the last was taken: at
+     * the pace of the peer, however large the file. Either way the unsent bytes count as queued
+     * ({@link #queuedBytes()}, the watermarks, {@link #drain()}) until they leave. The reads and
+     * {@code sendfile} run on the loop thread: a file not in the page cache makes the loop wait
+     * for the disk.
+     *
+     * <p>Cancelling the future stops the send after the chunk in progress; the peer then has
+     * fewer bytes than {@code count}, and the bytes written after the file follow at once. A
+     * protocol that announced the length (HTTP's {@code Content-Length}) should abort the
+     * connection instead.
+     *
+     * @return a future of {@code count} once every byte was handed to the kernel; it fails with an
+     *         {@link java.io.EOFException} naming the position where the file ends if the file is
+     *         shorter than {@code position + count} (checked first, so nothing was sent, and again
+     *         where a file that shrank ends; the connection stays open), and with an
+     *         {@link java.io.IOException} like {@link #write}'s if the connection fails or closes
+     *         first (a {@link java.net.SocketException} when the peer resets it, on every backend)
+     * @throws IllegalArgumentException if {@code position} or {@code count} is negative
+     */
+    LoopFuture<Long> sendFile(FileChannel file, long position, long count);
 
     /** False while more than the high watermark is queued, until the queue is back to the low one. */
     boolean isWritable();

@@ -3,6 +3,7 @@ package dev.loop.spi;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * A byte pipe, not thread-safe (loop thread only): non-blocking reads and writes, readiness,
@@ -64,6 +65,16 @@ public interface IoTransport {
      * @return bytes taken, 0 if none can be now
      */
     long write(ByteBuffer[] srcs, int offset, int length) throws IOException;
+
+    /**
+     * The capability to send {@code file}'s bytes without copying them through the JVM, or null
+     * (the default) when this transport cannot send that file so: the caller then reads the file
+     * and {@linkplain #write writes} its bytes. A layer that transforms bytes (TLS) never has it.
+     * Asked before each chunk, so a transport replaced mid-file (STARTTLS) is asked again.
+     */
+    default IoFileSender fileSender(FileChannel file) {
+        return null;
+    }
 
     /** Ends the output after what was taken so far: the peer reads end of stream; this side can still read. */
     void shutdownOutput() throws IOException;

@@ -2,6 +2,7 @@ package dev.loop.epoll;
 
 import dev.loop.linux.NativeErrors;
 import dev.loop.linux.NativeStreams;
+import dev.loop.spi.IoFileSender;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
@@ -13,6 +14,7 @@ import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * A non-blocking stream socket on epoll, TCP or Unix domain. Not thread-safe: loop thread only.
@@ -207,6 +209,12 @@ final class EpollSocket extends EpollChannel implements IoSocket {
             b.position(b.position() + take);
             n -= take;
         }
+    }
+
+    /** {@code sendfile(2)} straight to this socket's descriptor ({@link EpollFileSender}). */
+    @Override
+    public IoFileSender fileSender(FileChannel file) {
+        return EpollFileSender.of(socket, file);
     }
 
     @Override

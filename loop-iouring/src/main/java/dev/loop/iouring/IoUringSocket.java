@@ -2,6 +2,7 @@ package dev.loop.iouring;
 
 import dev.loop.linux.NativeErrors;
 import dev.loop.linux.NativeStreams;
+import dev.loop.spi.IoFileSender;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors.Call;
@@ -12,6 +13,7 @@ import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 
 /**
  * A connected (or connecting) TCP socket on io_uring, completion-based under the readiness SPI.
@@ -82,6 +84,16 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     /** Sending: the send buffer and its send; null while nothing waits to leave. */
     private Outbound out;
+    /**
+     * A file could not be sent just now (taken bytes still in flight, or the socket full): write
+     * readiness is reported by the send's completion or by {@link #writePollId}'s, not by the
+     * level pass, which would otherwise ask again and again while nothing can change.
+     */
+    private boolean fileWaits;
+    private boolean wantWritePoll;
+    /** The poll for room ({@link Ops#WRITE_POLL}) in flight, or 0. */
+    private long writePollId;
+    private boolean writePollCancelled;
     private boolean shutdownPending;
     private boolean outputShut;
 
@@ -160,7 +172,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
                 armReceive();
             }
         }
-        if (write && connected && room() > 0) {
+        if (write && connected && room() > 0 && !fileWaits) {
             reportAgain();
         }
     }
@@ -171,7 +183,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         if (readInterest && (unread() > 0 || eof || failure != null)) {
             ops |= IoReady.READ;
         }
-        if (writeInterest && connected && (room() > 0 || failure != null)) {
+        if (writeInterest && connected && (room() > 0 && !fileWaits || failure != null)) {
             ops |= IoReady.WRITE;
         }
         return ops;
@@ -202,6 +214,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         if (wantConnectPoll && pollId == 0) {
             wantConnectPoll = false;
             pollId = submit(Ops.poll(fd, Ops.POLLOUT, data(Ops.POLL)));
+        }
+        if (wantWritePoll && writePollId == 0) {
+            wantWritePoll = false;
+            writePollId = submit(Ops.poll(fd, Ops.POLLOUT, data(Ops.WRITE_POLL)));
         }
         if (wantsReceive()) {
             if (in == null) {
@@ -277,6 +293,13 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             pollId = 0;
             pollCancelled = false;
             readPolled(res);
+        } else if (op == Ops.WRITE_POLL) {
+            writePollId = 0;
+            writePollCancelled = false;
+            fileWaits = false;
+            if (res != -Ops.ECANCELED && !isClosing() && writeInterest) {
+                report(IoReady.WRITE); // room, or an error the next call meets
+            }
         } else if (op == Ops.POLL) {
             pollId = 0;
             pollCancelled = false;
@@ -508,6 +531,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         }
         o.end = left;
         o.sending = 0;
+        fileWaits = false;
         if (left > 0) {
             requestSubmit();
         } else {
@@ -529,6 +553,74 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             net.buffers().giveBackSend(out);
             out = null;
         }
+    }
+
+    /** {@code sendfile(2)} on this socket's descriptor when the JDK and Netty allow it ({@link SendFile}). */
+    @Override
+    public IoFileSender fileSender(FileChannel file) {
+        int fileFd = SendFile.descriptorOf(file);
+        return fileFd < 0 ? null : (f, position, count) -> sendFile(fileFd, f, position, count);
+    }
+
+    /**
+     * Sends from the file only once every byte taken before has left (a send in flight would
+     * otherwise be overtaken); a full socket arms a poll for room.
+     */
+    private long sendFile(int fileFd, FileChannel file, long position, long count) throws IOException {
+        checkWritable();
+        if (out != null && (out.id != 0 || !sendTakenNow()) || writePollId != 0 || wantWritePoll) {
+            fileWaits = true;
+            return 0;
+        }
+        if (!file.isOpen()) {
+            throw new ClosedChannelException(); // its descriptor may already be another file's
+        }
+        long n = SendFile.send(fd, fileFd, position, count);
+        if (n == count) {
+            return n;
+        }
+        if (n > 0 || n == -Ops.EAGAIN || n == -Ops.EINTR) {
+            // Short or refused: the socket is full. Nothing of ours is in flight to complete and
+            // say when it has room again, so a poll does (the level pass only repeats reports).
+            fileWaits = true;
+            wantWritePoll = true;
+            requestSubmit();
+            return Math.max(n, 0);
+        }
+        if (n == 0) {
+            return -1; // nothing at position: the file ends there
+        }
+        fail((int) n);
+        throw failure;
+    }
+
+    /**
+     * Sends the bytes taken but not yet submitted (a response head written just before the file)
+     * with one {@code send(2)} now, rather than a ring send whose completion the file would wait
+     * a loop turn for. Returns whether none is left; what the socket did not take goes by the ring.
+     */
+    private boolean sendTakenNow() throws IOException {
+        Outbound o = out;
+        int n;
+        try {
+            n = socket.sendAddress(o.address, 0, o.end);
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = NativeErrors.translate(Call.IO, e, null);
+            }
+            throw failure;
+        }
+        if (n >= o.end) {
+            giveBackSendBuffer();
+            return true;
+        }
+        if (n > 0) {
+            o.buffer.limit(o.end).position(n);
+            o.buffer.compact();
+            o.end -= n;
+        }
+        requestSubmit();
+        return false;
     }
 
     @Override
@@ -555,6 +647,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     void cancelInFlight() {
+        if (writePollId != 0 && !writePollCancelled) {
+            writePollCancelled = true;
+            submit(Ops.cancel(writePollId, data(Ops.CANCEL)));
+        }
         if (pollId != 0 && !pollCancelled) {
             pollCancelled = true;
             submit(Ops.cancel(pollId, data(Ops.CANCEL)));

@@ -25,6 +25,8 @@ final class Ops {
     static final int CANCEL = 4;
     /** A socket's buffer-less wait for bytes to read. */
     static final int READ_POLL = 5;
+    /** A socket's wait for room after {@code sendfile} found its send buffer full. */
+    static final int WRITE_POLL = 6;
 
     /** {@code ioprio} flag of send and receive: wait for readiness before the first attempt. */
     static final short IORING_RECVSEND_POLL_FIRST = 1;
@@ -41,6 +43,8 @@ final class Ops {
     static final int ECANCELED = 125;
     static final int ENOENT = 2;
     static final int EALREADY = 114;
+    static final int EAGAIN = 11;
+    static final int EINTR = 4;
 
     private Ops() {
     }

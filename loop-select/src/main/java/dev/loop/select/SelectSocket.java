@@ -1,5 +1,6 @@
 package dev.loop.select;
 
+import dev.loop.spi.IoFileSender;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors;
@@ -10,6 +11,7 @@ import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -19,8 +21,12 @@ import java.nio.channels.SocketChannel;
  *
  * <p>While connecting, "write" interest is {@code OP_CONNECT}; once connected it is
  * {@code OP_WRITE}.
+ *
+ * <p>Files go out through {@link FileChannel#transferTo}, which on Linux is {@code sendfile(2)}
+ * from the file to this channel's descriptor (the JDK's own zero-copy path); on a non-blocking
+ * channel a full send buffer makes it return 0, as a write does.
  */
-final class SelectSocket extends SelectChannel implements IoSocket {
+final class SelectSocket extends SelectChannel implements IoSocket, IoFileSender {
     private final SocketChannel ch;
     private boolean connected;
     private boolean wantRead;
@@ -120,6 +126,23 @@ final class SelectSocket extends SelectChannel implements IoSocket {
         } catch (IOException e) {
             throw SocketErrors.translate(Call.IO, e, null);
         }
+    }
+
+    @Override
+    public IoFileSender fileSender(FileChannel file) {
+        return this;
+    }
+
+    @Override
+    public long sendFile(FileChannel file, long position, long count) throws IOException {
+        long n;
+        try {
+            n = file.transferTo(position, count, ch);
+        } catch (IOException e) {
+            throw SocketErrors.translate(Call.IO, e, null);
+        }
+        // transferTo answers 0 both for a full socket and at the end of the file: only the size tells
+        return n == 0 && position >= file.size() ? -1 : n;
     }
 
     @Override

@@ -117,6 +117,17 @@ public final class Matrix {
     }
 
     /**
+     * Backends that have sockets, on the default timers, over each transport they offer: for the
+     * suites of how bytes leave a socket (files sent), which vary with the backend and with a
+     * layer on the socket (TLS) but with neither timers nor tasks, and move megabytes per test.
+     */
+    public static Stream<Cell> transportsOnce() {
+        List<String> transports = transports();
+        return backends().stream().filter(Matrix::hasSockets)
+                .flatMap(b -> transports.stream().filter(t -> offers(b, t)).map(t -> new Cell(b, "heap", null, t)));
+    }
+
+    /**
      * Backends that have sockets, once each, on the default timers, over TCP: for the suite of the
      * backends' own errors, which vary with neither timers nor tasks.
      */

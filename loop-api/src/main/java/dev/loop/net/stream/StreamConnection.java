@@ -24,6 +24,7 @@ import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 
 /**
  * The engine's {@link Connection} on an {@link IoTransport}; not thread-safe (loop thread only).
@@ -296,6 +297,12 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     public LoopFuture<Void> write(ByteBuffer src) {
         checkThread("write");
         return writer.write(src);
+    }
+
+    @Override
+    public LoopFuture<Long> sendFile(FileChannel file, long position, long count) {
+        checkThread("sendFile");
+        return writer.sendFile(file, position, count);
     }
 
     @Override

@@ -3,7 +3,9 @@ package dev.loop.net.stream;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -61,6 +63,51 @@ final class StreamWriter {
             }
         }
         Promise<Void> p = out.add(src);
+        conn.updateInterest();
+        return p;
+    }
+
+    /**
+     * Queues a range of {@code file} behind what is queued, and flushes at once if nothing was: a
+     * ready socket takes the first bytes without waiting for a poll, as with {@link #write}.
+     */
+    LoopFuture<Long> sendFile(FileChannel file, long position, long count) {
+        Objects.requireNonNull(file, "file");
+        if (position < 0 || count < 0) {
+            throw new IllegalArgumentException("position and count must not be negative: position " + position
+                    + ", count " + count);
+        }
+        Promise<Long> p;
+        if (!conn.isOpen() || shutdownAsked) {
+            p = loop.newPromise();
+            p.fail(conn.closedCause());
+            return p;
+        }
+        try {
+            // Checked before a byte is queued, so a caller can still answer with an error instead
+            // (a file that shrinks while it is sent is caught where it ends, by QueuedFile).
+            long size = file.size();
+            if (count > size || position > size - count) { // no overflow for a count near Long.MAX_VALUE
+                p = loop.newPromise();
+                p.fail(new EOFException("the file ends at position " + size + ", before the range asked (position "
+                        + position + ", " + count + " bytes) ends"));
+                return p;
+            }
+        } catch (IOException e) {
+            p = loop.newPromise();
+            p.fail(e); // the file is closed, or cannot be read: the connection is not at fault
+            return p;
+        }
+        if (count == 0) {
+            p = loop.newPromise();
+            p.complete(0L);
+            return p;
+        }
+        boolean wasEmpty = out.isEmpty();
+        p = out.addFile(file, position, count);
+        if (wasEmpty) {
+            writeReady();
+        }
         conn.updateInterest();
         return p;
     }

@@ -8,9 +8,15 @@ import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 
 /**
- * Sends a large file's bytes after its response head, a chunk at a time, at the pace the client
- * reads. Not thread-safe: runs on the connection's loop (with offloaded reads, only the read
- * itself runs on a virtual thread, into a buffer the loop does not touch meanwhile).
+ * Sends a large file's bytes after its response head, at the pace the client reads. Not
+ * thread-safe: runs on the connection's loop (with offloaded reads, only the read itself runs on a
+ * virtual thread, into a buffer the loop does not touch meanwhile).
+ *
+ * <p>Over plain TCP the connection sends the file itself ({@link Connection#sendFile}: the
+ * kernel's {@code sendfile(2)} where the backend has it, so no byte passes through the JVM), in
+ * segments of {@link #SEGMENT} bytes, two queued at a time, each one's completion counting as
+ * progress for the idle timeout. Over TLS the bytes must be encrypted in the JVM, so the file is read here, a chunk at a
+ * time, on the loop or on a virtual thread as configured:
  *
  * <p>It stops when the connection is not {@linkplain Connection#isWritable() writable} and goes on
  * once it has {@linkplain Connection#drain() drained}, so a slow reader costs at most the high
@@ -21,6 +27,12 @@ final class FileStream {
     static final int CHUNK = 64 * 1024;
     /** Bytes sent before handing the loop back to other callbacks. */
     static final int BYTES_PER_TURN = 256 * 1024;
+    /**
+     * Bytes per {@code sendFile} call: the next is queued when one has been handed to the kernel,
+     * whose send buffer still holds its end, so the socket never waits for the next call; and a
+     * client that keeps reading is seen to make progress at least this often.
+     */
+    static final long SEGMENT = 4L << 20;
 
     private final Loop loop;
     private final Connection conn;
@@ -33,6 +45,8 @@ final class FileStream {
     private final Runnable pump = this::pump;
     private final long end;
     private long position;
+    /** With {@code sendFile}: the end of what was queued so far (a segment or two past {@link #position}). */
+    private long queued;
 
     /**
      * @param first     the first byte to send
@@ -48,6 +62,7 @@ final class FileStream {
         this.conn = conn;
         this.file = file;
         this.position = first;
+        this.queued = first;
         this.end = first + count;
         this.offload = offload;
         this.buf = offload ? ByteBuffer.allocate(CHUNK) : loopChunk;
@@ -57,7 +72,51 @@ final class FileStream {
     }
 
     void start() {
-        pump();
+        if (conn.tls() == null) {
+            sendSegments();
+        } else {
+            pump();
+        }
+    }
+
+    /**
+     * Plain TCP: the connection sends the file itself, one segment queued behind another so the
+     * queue never runs dry between them (which would turn write interest off and on again, two
+     * {@code epoll_ctl} calls per segment).
+     */
+    private void sendSegments() {
+        queueSegment();
+        queueSegment();
+    }
+
+    private void queueSegment() {
+        if (queued >= end) {
+            return;
+        }
+        long count = Math.min(SEGMENT, end - queued);
+        queued += count;
+        conn.sendFile(file.channel(), queued - count, count).onDone(f -> {
+            if (position < 0) {
+                return; // an earlier segment failed: this one failed or was cancelled with it
+            }
+            if (!f.isSuccess()) {
+                position = -1;
+                if (conn.isOpen()) {
+                    fail(f.exception()); // the file is shorter than its size now: the response is broken
+                } else {
+                    file.close(); // the client went away: nothing to report, as in pump()
+                }
+                return;
+            }
+            position += count;
+            progress.run();
+            if (position < end) {
+                queueSegment();
+            } else {
+                file.close();
+                done.run();
+            }
+        });
     }
 
     private void pump() {
