@@ -49,6 +49,8 @@ public abstract class Engine {
     private volatile boolean closed;
     private boolean closing;
     private long iterations;
+    /** Whether the inbox gave the loop anything since phase 2 last looked. */
+    private boolean fed;
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
@@ -226,11 +228,13 @@ public abstract class Engine {
         drainInbox();
 
         // 2. Compute the poll timeout: 0 if anything is ready or a stop is pending; else until the
-        //    earliest timer; else forever.
+        //    earliest timer; else forever. A loop that other threads have just fed looks a moment
+        //    longer before it sleeps, so a stream of submissions does not pay a wake-up per gap.
         long timeout = 0;
         if (ready.isEmpty() && !stopping) {
-            timeout = sleep.timeout(workArrived);
+            timeout = sleep.timeout(workArrived, fed);
         }
+        fed = false;
 
         // 3. Poll the I/O backend; readiness handlers enqueue their callbacks.
         poll(timeout);
@@ -261,7 +265,9 @@ public abstract class Engine {
     }
 
     void drainInbox() {
-        inbox.drain(fromInbox, maxInboxPerIteration);
+        if (inbox.drain(fromInbox, maxInboxPerIteration) > 0) {
+            fed = true;
+        }
     }
 
     void acceptFromInbox(Object item) {
