@@ -66,6 +66,11 @@ final class Inbox {
         return queue.isEmpty();
     }
 
+    /** Items offered and not yet taken (some perhaps still being written). Consumer only. */
+    int size() {
+        return queue.size();
+    }
+
     /** Moves up to {@code limit} items to {@code sink}; nothing once sealed. Consumer only. */
     int drain(MessagePassingQueue.Consumer<Object> sink, int limit) {
         if (!sealed && !queue.isEmpty()) {
