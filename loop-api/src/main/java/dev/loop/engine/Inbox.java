@@ -66,11 +66,17 @@ final class Inbox {
         return queue.isEmpty();
     }
 
+    /** Items offered and not yet taken (some perhaps still being written). Consumer only. */
+    int size() {
+        return queue.size();
+    }
+
     /** Moves up to {@code limit} items to {@code sink}; nothing once sealed. Consumer only. */
-    void drain(MessagePassingQueue.Consumer<Object> sink, int limit) {
+    int drain(MessagePassingQueue.Consumer<Object> sink, int limit) {
         if (!sealed && !queue.isEmpty()) {
-            queue.drain(sink, limit);
+            return queue.drain(sink, limit);
         }
+        return 0;
     }
 
     /** From now on, submissions are refused or settled. Called by close, before its drains. */

@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.Threads;
  * Target 2: submitting from threads other than the loop's. Each benchmark thread is a producer:
  * it submits {@value #BATCH} no-op callbacks and then its own signal, and waits until the signal
  * ran; both executors keep each producer's submissions in order, so all of its callbacks ran by
- * then. One operation is one submitted callback; with two producers JMH adds up both threads.
+ * then. One operation is one submitted callback; with two or four producers JMH adds up their
+ * threads (on a two-core machine four producers outnumber the cores: that is the contended case).
  * The wait bounds the queue, so this measures submit + wake-up + run, not an ever-growing backlog.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -92,6 +93,13 @@ public class CallSoonForeignBenchmark {
     }
 
     @Benchmark
+    @Threads(4)
+    @OperationsPerInvocation(BATCH)
+    public void loopCallSoon4Producers(Ours s, Producer p) {
+        produce(s.running.loop, p);
+    }
+
+    @Benchmark
     @Threads(1)
     @OperationsPerInvocation(BATCH)
     public void nettyExecute1Producer(Netty s, Producer p) {
@@ -102,6 +110,13 @@ public class CallSoonForeignBenchmark {
     @Threads(2)
     @OperationsPerInvocation(BATCH)
     public void nettyExecute2Producers(Netty s, Producer p) {
+        produce(s.running.loop, p);
+    }
+
+    @Benchmark
+    @Threads(4)
+    @OperationsPerInvocation(BATCH)
+    public void nettyExecute4Producers(Netty s, Producer p) {
         produce(s.running.loop, p);
     }
 }

@@ -35,6 +35,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code thenAcceptAsync(cb, loop)} is the JDK's way to the semantics ours has (the callback runs
  * on the loop, never inside {@code complete}), so it pays the same hop through the loop's queue.
  * Every callback is one preallocated instance.
+ *
+ * <p>The {@code *Foreign} methods do the same batch on the benchmark thread, not on a loop: a
+ * future completed by another thread (an offloaded result, a client library's callback). Ours
+ * then hands each callback to the loop through its inbox; {@code thenAccept} still runs it inline
+ * on the completing thread, {@code thenAcceptAsync(cb, loop)} hands it to the loop as ours does.
+ * Every batch ends with the same signal through the loop, so the wait costs each side the same.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -64,10 +70,12 @@ public class FutureBenchmark {
         final Callbacks callbacks = new Callbacks();
         final Signal done = new Signal();
         Runnable batch;
+        Consumer<LoopFuture<Object>> callback;
 
         @Override
         protected void prepare(Loop loop) {
             Consumer<LoopFuture<Object>> callback = callbacks::accept;
+            this.callback = callback;
             batch = () -> {
                 for (int i = 0; i < BATCH; i++) {
                     Promise<Object> p = loop.newPromise();
@@ -84,6 +92,8 @@ public class FutureBenchmark {
     public static class Jdk {
         OurLoop running;
         final Callbacks callbacks = new Callbacks();
+        /** Run inline on the benchmark thread by {@code cfThenAcceptForeign}; that thread only. */
+        final Callbacks foreignCallbacks = new Callbacks();
         final Signal done = new Signal();
         Runnable thenAccept;
         Runnable whenComplete;
@@ -129,6 +139,45 @@ public class FutureBenchmark {
     @OperationsPerInvocation(BATCH)
     public void loopPromise(Ours s) {
         s.running.loop.execute(s.batch);
+        s.done.await();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void loopPromiseForeign(Ours s) {
+        Loop loop = s.running.loop;
+        Consumer<LoopFuture<Object>> callback = s.callback;
+        for (int i = 0; i < BATCH; i++) {
+            Promise<Object> p = loop.newPromise();
+            p.onDone(callback);
+            p.complete(VALUE);
+        }
+        loop.callSoon(s.done);
+        s.done.await();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void cfThenAcceptForeign(Jdk s) {
+        for (int i = 0; i < BATCH; i++) {
+            CompletableFuture<Object> f = new CompletableFuture<>();
+            f.thenAccept(s.foreignCallbacks);
+            f.complete(VALUE);
+        }
+        s.running.loop.callSoon(s.done);
+        s.done.await();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void cfThenAcceptAsyncForeign(Jdk s) {
+        Loop loop = s.running.loop;
+        for (int i = 0; i < BATCH; i++) {
+            CompletableFuture<Object> f = new CompletableFuture<>();
+            f.thenAcceptAsync(s.callbacks, loop);
+            f.complete(VALUE);
+        }
+        loop.callSoon(s.done);
         s.done.await();
     }
 

@@ -127,8 +127,7 @@ final class MicroRunner {
                     p -> "netty " + p.get("transport"), "callbacks/s", netty, one));
         }
         if (o.runs("callsoon-foreign")) {
-            List<String> producers = plan.full() ? List.of("1Producer", "2Producers") : List.of("1Producer");
-            for (String n : producers) {
+            for (String n : List.of("1Producer", "2Producers", "4Producers")) {
                 String w = "callSoon foreign, " + n.charAt(0) + (n.charAt(0) == '1' ? " producer" : " producers");
                 out.add(new Case("callsoon-foreign", "CallSoonForeignBenchmark.loopCallSoon" + n, Row.Side.OURS,
                         p -> w, MicroRunner::ours, "callbacks/s", oursParams, one));
@@ -163,6 +162,13 @@ final class MicroRunner {
                     "futures/s", oursParams, one));
             out.add(new Case("future", "FutureBenchmark.cfThenAccept", Row.Side.PEER, p -> w,
                     p -> "jdk CompletableFuture thenAccept", "futures/s", Map.of(), one));
+            String f = FOREIGN_FUTURE_WORKLOAD;
+            out.add(new Case("future", "FutureBenchmark.loopPromiseForeign", Row.Side.OURS, p -> f,
+                    MicroRunner::ours, "futures/s", oursParams, one));
+            out.add(new Case("future", "FutureBenchmark.cfThenAcceptForeign", Row.Side.PEER, p -> f,
+                    p -> "jdk CompletableFuture thenAccept", "futures/s", Map.of(), one));
+            out.add(new Case("future", "FutureBenchmark.cfThenAcceptAsyncForeign", Row.Side.PEER, p -> f,
+                    p -> "jdk CompletableFuture thenAcceptAsync", "futures/s", Map.of(), one));
         }
         if (o.runs("task-switch")) {
             String w = "task switch";
@@ -192,6 +198,9 @@ final class MicroRunner {
         out.removeIf(c -> c.params().values().stream().anyMatch(List::isEmpty));
         return out;
     }
+
+    /** Futures completed on a thread that is not the loop's: each callback crosses to the loop. */
+    static final String FOREIGN_FUTURE_WORKLOAD = "future + callback, completed off the loop";
 
     static final String QUEUE_WORKLOAD = "queue 128, 1 producer/1 consumer";
 

@@ -45,12 +45,16 @@ class TurnWorkerTest {
                 List.of("heap"), List.of("nio"), o.pending(), false, true);
         Map<String, List<MicroRunner.Entry>> w = MicroRunner.byWorkload(MicroRunner.cases(o, plan));
         assertEquals(List.of("timers fire, 10k pending", "timers fire, 1M pending", "timers schedule+cancel, 10k pending",
-                "timers schedule+cancel, 1M pending", "future + callback"), List.copyOf(w.keySet()));
+                "timers schedule+cancel, 1M pending", "future + callback", "future + callback, completed off the loop"),
+                List.copyOf(w.keySet()));
         List<String> fire = w.get("timers fire, 10k pending").stream().map(MicroRunner.Entry::contender).toList();
         assertEquals(List.of("loop select/heap", "loop select/wheel", "loop epoll/heap", "loop epoll/wheel",
                 "netty nio schedule", "netty HashedWheelTimer", "jdk ScheduledThreadPoolExecutor"), fire);
         assertEquals(List.of("loop select/heap", "loop epoll/heap", "jdk CompletableFuture thenAccept"),
                 w.get("future + callback").stream().map(MicroRunner.Entry::contender).toList());
+        assertEquals(List.of("loop select/heap", "loop epoll/heap", "jdk CompletableFuture thenAccept",
+                "jdk CompletableFuture thenAcceptAsync"),
+                w.get("future + callback, completed off the loop").stream().map(MicroRunner.Entry::contender).toList());
         // the worker's command carries the benchmark's fork flags and one heap size for all
         List<String> cmd = MicroRunner.command(w.get("future + callback").get(0));
         assertTrue(cmd.contains("--add-exports=java.base/jdk.internal.vm=ALL-UNNAMED"), cmd.toString());
