@@ -108,7 +108,7 @@ final class PipeSink implements IoTransport {
         busy = n > 0;
         if (!started) {
             started = true;
-            Thread.ofPlatform().daemon().name("loop-stdin-" + address.pid()).stackSize(Pumps.STACK).start(this::pump);
+            Pumps.start(address, this::pump);
         }
         work.release();
     }

@@ -65,8 +65,7 @@ final class PipeSource implements IoTransport {
         }
         started = true;
         chunk = new byte[chunkSize]; // before the thread starts, which publishes it to the pump
-        Thread.ofPlatform().daemon().name("loop-" + address.pipe() + "-" + address.pid())
-                .stackSize(Pumps.STACK).start(this::pump);
+        Pumps.start(address, this::pump);
     }
 
     // ------------------------------------------------------------------ the pump's thread

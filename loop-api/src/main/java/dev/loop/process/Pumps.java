@@ -14,6 +14,15 @@ final class Pumps {
     private Pumps() {
     }
 
+    /**
+     * Starts {@code pump} on a daemon platform thread named after its pipe: a daemon, since a child
+     * that never closes its pipe must not keep the JVM alive; a platform thread, since it blocks in
+     * the JDK's pipe streams, which cannot be polled.
+     */
+    static void start(PipeAddress address, Runnable pump) {
+        Thread.ofPlatform().daemon().name("loop-" + address.pipe() + "-" + address.pid()).stackSize(STACK).start(pump);
+    }
+
     /** Closes {@code c}; a failure to close a pipe leaves nothing to do (the descriptor is released either way). */
     static void closeQuietly(Closeable c) {
         try {

@@ -1,9 +1,8 @@
 package dev.loop.iouring;
 
+import dev.loop.linux.NativeCalls;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Array;
-import java.util.Optional;
 
 /**
  * glibc's {@code malloc_trim(0)}: gives the free pages inside the C allocator's arenas back to the
@@ -18,8 +17,7 @@ import java.util.Optional;
  * releases each whole page in them ({@code madvise(MADV_DONTNEED)}), so it is called after a
  * sweep that freed many buffers, never per operation.
  *
- * <p>How: through {@code java.lang.foreign}, which is final from JDK 22 and a preview API in 21,
- * the release this project compiles for; so it is looked up reflectively, once, and is absent
+ * <p>How: through {@code java.lang.foreign}, linked once by {@link NativeCalls}, and absent
  * (a no-op) on 21, on a C library without {@code malloc_trim} (musl), and where native access is
  * denied ({@code --illegal-native-access=deny}). Where native access was not granted
  * ({@code --enable-native-access}) the JDK warns once about the restricted call, as it already
@@ -28,7 +26,8 @@ import java.util.Optional;
  */
 final class MallocTrim {
     /** {@code int malloc_trim(size_t pad)}, as {@code (long)int}; null when unavailable. */
-    private static final MethodHandle TRIM = lookUp();
+    private static final MethodHandle TRIM =
+            NativeCalls.link("malloc_trim", MethodType.methodType(int.class, long.class), false).handle();
 
     private MallocTrim() {
     }
@@ -49,41 +48,6 @@ final class MallocTrim {
             return (int) TRIM.invokeExact(0L) != 0;
         } catch (Throwable t) {
             return false;
-        }
-    }
-
-    private static MethodHandle lookUp() {
-        if (Runtime.version().feature() < 22 || !System.getProperty("os.name", "").startsWith("Linux")) {
-            return null;
-        }
-        try {
-            Class<?> linkerClass = Class.forName("java.lang.foreign.Linker");
-            Class<?> lookupClass = Class.forName("java.lang.foreign.SymbolLookup");
-            Class<?> segmentClass = Class.forName("java.lang.foreign.MemorySegment");
-            Class<?> descriptorClass = Class.forName("java.lang.foreign.FunctionDescriptor");
-            Class<?> layoutClass = Class.forName("java.lang.foreign.MemoryLayout");
-            Class<?> valueLayoutClass = Class.forName("java.lang.foreign.ValueLayout");
-            Class<?> optionClass = Class.forName("java.lang.foreign.Linker$Option");
-
-            Object linker = linkerClass.getMethod("nativeLinker").invoke(null);
-            Object lookup = linkerClass.getMethod("defaultLookup").invoke(linker);
-            Optional<?> symbol = (Optional<?>) lookupClass.getMethod("find", String.class).invoke(lookup, "malloc_trim");
-            if (symbol.isEmpty()) {
-                return null;
-            }
-            Object intLayout = valueLayoutClass.getField("JAVA_INT").get(null);
-            Object longLayout = valueLayoutClass.getField("JAVA_LONG").get(null);
-            Object layouts = Array.newInstance(layoutClass, 1);
-            Array.set(layouts, 0, longLayout);
-            Object descriptor = descriptorClass.getMethod("of", layoutClass, layouts.getClass())
-                    .invoke(null, intLayout, layouts);
-            Object noOptions = Array.newInstance(optionClass, 0);
-            MethodHandle handle = (MethodHandle) linkerClass
-                    .getMethod("downcallHandle", segmentClass, descriptorClass, noOptions.getClass())
-                    .invoke(linker, symbol.get(), descriptor, noOptions);
-            return handle.asType(MethodType.methodType(int.class, long.class));
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return null;
         }
     }
 }

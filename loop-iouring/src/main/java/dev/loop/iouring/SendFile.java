@@ -1,14 +1,13 @@
 package dev.loop.iouring;
 
+import dev.loop.linux.NativeCalls;
 import io.netty.channel.DefaultFileRegion;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.util.Optional;
 
 /**
  * The C library's {@code sendfile(2)}, called on the loop thread, and the descriptor of a JDK
@@ -21,9 +20,8 @@ import java.util.Optional;
  *
  * <p>How: the descriptor inside the JDK's channel is read by Netty's io_uring library (a
  * package-private method, reached through a private lookup: on the class path, or Netty as an
- * automatic module); the call goes through {@code java.lang.foreign}, final from JDK 22 and a
- * preview in 21, the release this project compiles for, so it is looked up reflectively once, as
- * {@link MallocTrim} is. Where either is missing (JDK 21, native access denied, Netty's package
+ * automatic module); the call goes through {@code java.lang.foreign}, linked once by
+ * {@link NativeCalls}. Where either is missing (JDK 21, native access denied, Netty's package
  * closed) {@link #available()} is false and connections read the file instead.
  */
 final class SendFile {
@@ -51,47 +49,12 @@ final class SendFile {
                         .findStatic(nativeClass, "getFd", MethodType.methodType(int.class, DefaultFileRegion.class));
                 jdkFileChannel = Class.forName("sun.nio.ch.FileChannelImpl");
 
-                Class<?> linkerClass = Class.forName("java.lang.foreign.Linker");
-                Class<?> lookupClass = Class.forName("java.lang.foreign.SymbolLookup");
-                Class<?> segmentClass = Class.forName("java.lang.foreign.MemorySegment");
-                Class<?> descriptorClass = Class.forName("java.lang.foreign.FunctionDescriptor");
-                Class<?> layoutClass = Class.forName("java.lang.foreign.MemoryLayout");
-                Class<?> pathClass = Class.forName("java.lang.foreign.MemoryLayout$PathElement");
-                Class<?> valueLayoutClass = Class.forName("java.lang.foreign.ValueLayout");
-                Class<?> optionClass = Class.forName("java.lang.foreign.Linker$Option");
-
-                Object linker = linkerClass.getMethod("nativeLinker").invoke(null);
-                Object lookup = linkerClass.getMethod("defaultLookup").invoke(linker);
-                Optional<?> symbol = (Optional<?>) lookupClass.getMethod("find", String.class).invoke(lookup, "sendfile");
-                if (symbol.isPresent()) {
-                    Object jInt = valueLayoutClass.getField("JAVA_INT").get(null);
-                    Object jLong = valueLayoutClass.getField("JAVA_LONG").get(null);
-                    Object address = valueLayoutClass.getField("ADDRESS").get(null);
-                    Object args = Array.newInstance(layoutClass, 4);
-                    Array.set(args, 0, jInt);
-                    Array.set(args, 1, jInt);
-                    Array.set(args, 2, address);
-                    Array.set(args, 3, jLong);
-                    Object descriptor = descriptorClass.getMethod("of", layoutClass, args.getClass())
-                            .invoke(null, jLong, args);
-                    Object capture = optionClass.getMethod("captureCallState", String[].class)
-                            .invoke(null, (Object) new String[] {"errno"});
-                    Object options = Array.newInstance(optionClass, 1);
-                    Array.set(options, 0, capture);
-                    MethodHandle handle = (MethodHandle) linkerClass
-                            .getMethod("downcallHandle", segmentClass, descriptorClass, options.getClass())
-                            .invoke(linker, symbol.get(), descriptor, options);
-                    Object stateLayout = optionClass.getMethod("captureStateLayout").invoke(null);
-                    Object errnoPath = Array.newInstance(pathClass, 1);
-                    Array.set(errnoPath, 0, pathClass.getMethod("groupElement", String.class).invoke(null, "errno"));
-                    errnoOffset = (int) (long) layoutClass.getMethod("byteOffset", errnoPath.getClass())
-                            .invoke(stateLayout, errnoPath);
-                    stateSize = (int) (long) layoutClass.getMethod("byteSize").invoke(stateLayout);
-                    segmentOf = MethodHandles.publicLookup().findStatic(segmentClass, "ofBuffer",
-                                    MethodType.methodType(segmentClass, java.nio.Buffer.class))
-                            .asType(MethodType.methodType(Object.class, java.nio.Buffer.class));
-                    sendfile = handle.asType(MethodType.methodType(long.class, Object.class, int.class, int.class,
-                            Object.class, long.class));
+                sendfile = NativeCalls.link("sendfile", MethodType.methodType(long.class, int.class, int.class,
+                        Object.class, long.class), true).handle();
+                if (sendfile != null) {
+                    errnoOffset = NativeCalls.errnoOffset();
+                    stateSize = NativeCalls.callStateSize();
+                    segmentOf = NativeCalls.segmentOf();
                 }
             }
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {

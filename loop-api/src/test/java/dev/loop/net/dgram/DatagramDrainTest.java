@@ -12,22 +12,13 @@ import dev.loop.Loops;
 import dev.loop.net.DatagramEndpoint;
 import dev.loop.net.DatagramOptions;
 import dev.loop.net.Datagrams;
-import dev.loop.spi.DatagramIo;
-import dev.loop.spi.IoDatagram;
-import dev.loop.spi.IoReady;
-import dev.loop.spi.IoServerSocket;
-import dev.loop.spi.IoSocket;
-import dev.loop.spi.NetIo;
 import dev.loop.testing.ParkingLoopProvider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,13 +36,14 @@ class DatagramDrainTest {
     private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     private static final DatagramOptions SMALL = DatagramOptions.defaults().withWatermarks(100, 200);
 
-    private final LoopbackSockets sockets = new LoopbackSockets();
+    private LoopbackDatagrams sockets;
     private Loop loop;
     private DatagramChannel peer;
 
     @BeforeEach
     void open() throws IOException {
         loop = Loops.open(LoopOptions.defaults().withBackend("park"));
+        sockets = new LoopbackDatagrams(loop);
         ParkingLoopProvider.last.net = sockets;
         peer = DatagramChannel.open().bind(LOOPBACK);
     }
@@ -117,131 +109,6 @@ class DatagramDrainTest {
             assertTrue(f.isDone() && !f.isCancelled(), f.toString());
             assertInstanceOf(IOException.class, f.exception());
             assertTrue(f.exception().getMessage().contains("aborted"), f.exception().getMessage());
-        }
-    }
-
-    /**
-     * The loopback UDP sockets of the JDK, except that while {@link #full} is set the kernel "has
-     * no room": a send returns false, as a real backend's does on EAGAIN.
-     */
-    static final class LoopbackSockets implements NetIo, DatagramIo {
-        volatile boolean full;
-        private Socket last;
-
-        void makeRoom() {
-            full = false;
-            if (last.wantsWrite) {
-                last.ready.onReady(IoReady.WRITE);
-            }
-        }
-
-        @Override
-        public DatagramIo datagrams() {
-            return this;
-        }
-
-        @Override
-        public IoDatagram open(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
-                throws IOException {
-            DatagramChannel ch = DatagramChannel.open();
-            ch.configureBlocking(false);
-            ch.bind(local);
-            last = new Socket(ch, ready);
-            return last;
-        }
-
-        @Override
-        public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
-                                     IoReady ready) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public IoSocket adopt(IoSocket accepted) {
-            throw new UnsupportedOperationException();
-        }
-
-        final class Socket implements IoDatagram {
-            final DatagramChannel ch;
-            final IoReady ready;
-            boolean wantsWrite;
-
-            Socket(DatagramChannel ch, IoReady ready) {
-                this.ch = ch;
-                this.ready = ready;
-            }
-
-            @Override
-            public InetSocketAddress localAddress() {
-                try {
-                    return (InetSocketAddress) ch.getLocalAddress();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-
-            @Override
-            public InetSocketAddress receive(ByteBuffer dst) throws IOException {
-                return (InetSocketAddress) ch.receive(dst);
-            }
-
-            @Override
-            public boolean send(ByteBuffer src, InetSocketAddress target) throws IOException {
-                if (full) {
-                    return false;
-                }
-                int n = src.remaining();
-                return ch.send(src, target) == n;
-            }
-
-            @Override
-            public void connect(InetSocketAddress remote) throws IOException {
-                ch.connect(remote);
-            }
-
-            @Override
-            public InetSocketAddress remoteAddress() {
-                return null;
-            }
-
-            @Override
-            public void joinGroup(InetAddress group, NetworkInterface nif) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void leaveGroup(InetAddress group, NetworkInterface nif) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public <T> void setOption(SocketOption<T> option, T value) throws IOException {
-                ch.setOption(option, value);
-            }
-
-            @Override
-            public void interest(boolean read, boolean write) {
-                wantsWrite = write;
-            }
-
-            @Override
-            public void close() {
-                try {
-                    ch.close();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-
-            @Override
-            public boolean isOpen() {
-                return ch.isOpen();
-            }
         }
     }
 }

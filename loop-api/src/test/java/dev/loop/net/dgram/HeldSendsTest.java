@@ -7,30 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
-import dev.loop.Promise;
 import dev.loop.net.DatagramEndpoint;
 import dev.loop.net.DatagramHandler;
 import dev.loop.net.Datagrams;
-import dev.loop.spi.DatagramIo;
-import dev.loop.spi.IoDatagram;
 import dev.loop.spi.IoReady;
-import dev.loop.spi.IoServerSocket;
-import dev.loop.spi.IoSocket;
-import dev.loop.spi.NetIo;
 import dev.loop.testing.ParkingLoopProvider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,13 +35,14 @@ import org.junit.jupiter.api.Timeout;
 class HeldSendsTest {
     private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 
-    private final HoldingSockets sockets = new HoldingSockets();
+    private LoopbackDatagrams sockets;
     private Loop loop;
     private DatagramChannel peer;
 
     @BeforeEach
     void open() throws IOException {
         loop = Loops.open(LoopOptions.defaults().withBackend("park"));
+        sockets = new LoopbackDatagrams(loop);
         ParkingLoopProvider.last.net = sockets;
         peer = DatagramChannel.open().bind(LOOPBACK);
     }
@@ -135,149 +126,5 @@ class HeldSendsTest {
         assertEquals(1, errors.size(), errors::toString);
         assertInstanceOf(SocketException.class, errors.get(0));
         assertTrue(errors.get(0).getMessage().contains("held for a batched send"), errors.get(0).getMessage());
-    }
-
-    /** JDK loopback sockets that hold what they are asked to and count their calls. */
-    final class HoldingSockets implements NetIo, DatagramIo {
-        Socket last;
-        boolean refuseFirst;
-        Promise<Void> flushed;
-
-        @Override
-        public DatagramIo datagrams() {
-            return this;
-        }
-
-        @Override
-        public IoDatagram open(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
-                throws IOException {
-            DatagramChannel ch = DatagramChannel.open();
-            ch.configureBlocking(false);
-            ch.bind(local);
-            flushed = loop.newPromise();
-            last = new Socket(ch, ready);
-            return last;
-        }
-
-        @Override
-        public IoServerSocket listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options,
-                                     IoReady ready) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public IoSocket connect(InetSocketAddress remote, Map<SocketOption<?>, Object> options, IoReady ready) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public IoSocket adopt(IoSocket accepted) {
-            throw new UnsupportedOperationException();
-        }
-
-        final class Socket implements IoDatagram {
-            final DatagramChannel ch;
-            final IoReady ready;
-            final List<ByteBuffer> held = new ArrayList<>();
-            final List<InetSocketAddress> targets = new ArrayList<>();
-            int heldCount;
-            int flushes;
-            int sends;
-            boolean open = true;
-
-            Socket(DatagramChannel ch, IoReady ready) {
-                this.ch = ch;
-                this.ready = ready;
-            }
-
-            @Override
-            public InetSocketAddress localAddress() {
-                try {
-                    return (InetSocketAddress) ch.getLocalAddress();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-
-            @Override
-            public InetSocketAddress receive(ByteBuffer dst) throws IOException {
-                return (InetSocketAddress) ch.receive(dst);
-            }
-
-            @Override
-            public boolean send(ByteBuffer src, InetSocketAddress target) throws IOException {
-                sends++;
-                return ch.send(src, target) > 0;
-            }
-
-            @Override
-            public boolean hold(ByteBuffer src, InetSocketAddress target) {
-                ByteBuffer copy = ByteBuffer.allocate(src.remaining()).put(src).flip();
-                held.add(copy);
-                targets.add(target);
-                heldCount++;
-                return true;
-            }
-
-            @Override
-            public int flushHeld(Consumer<IOException> refused) throws IOException {
-                flushes++;
-                for (int i = 0; i < held.size(); i++) {
-                    if (refuseFirst && i == 0) {
-                        refused.accept(new SocketException("Permission denied"));
-                        continue;
-                    }
-                    ch.send(held.get(i), targets.get(i));
-                }
-                held.clear();
-                targets.clear();
-                flushed.tryComplete(null);
-                return 0;
-            }
-
-            @Override
-            public void connect(InetSocketAddress remote) throws IOException {
-                ch.connect(remote);
-            }
-
-            @Override
-            public InetSocketAddress remoteAddress() {
-                return null;
-            }
-
-            @Override
-            public void joinGroup(InetAddress group, NetworkInterface nif) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void leaveGroup(InetAddress group, NetworkInterface nif) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public <T> void setOption(SocketOption<T> option, T value) throws IOException {
-                ch.setOption(option, value);
-            }
-
-            @Override
-            public void interest(boolean read, boolean write) {
-            }
-
-            @Override
-            public void close() {
-                open = false;
-                try {
-                    ch.close();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-
-            @Override
-            public boolean isOpen() {
-                return open;
-            }
-        }
     }
 }

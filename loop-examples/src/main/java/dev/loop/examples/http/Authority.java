@@ -43,7 +43,7 @@ final class Authority {
             return false;
         }
         for (int i = hostEnd + 1; i < to; i++) {
-            if (!isDigit(b[i])) {
+            if (!HttpParser.isDigit(b[i])) {
                 return false;
             }
         }
@@ -67,7 +67,7 @@ final class Authority {
         int i = from;
         while (i < to && b[i] != ':') {
             if (b[i] == '%') {
-                if (i + 2 >= to || hex(b[i + 1]) < 0 || hex(b[i + 2]) < 0) {
+                if (i + 2 >= to || HttpParser.hex(b[i + 1]) < 0 || HttpParser.hex(b[i + 2]) < 0) {
                     return -1;
                 }
                 i += 3;
@@ -84,7 +84,7 @@ final class Authority {
     private static boolean isIpLiteral(byte[] b, int from, int to) {
         if (from < to && (b[from] == 'v' || b[from] == 'V')) {
             int i = from + 1;
-            while (i < to && hex(b[i]) >= 0) {
+            while (i < to && HttpParser.hex(b[i]) >= 0) {
                 i++;
             }
             if (i == from + 1 || i >= to || b[i] != '.' || i + 1 >= to) {
@@ -120,7 +120,7 @@ final class Authority {
         }
         while (i < to) {
             int s = i;
-            while (i < to && i - s < 5 && hex(b[i]) >= 0) {
+            while (i < to && i - s < 5 && HttpParser.hex(b[i]) >= 0) {
                 i++;
             }
             if (i < to && b[i] == '.') {
@@ -167,7 +167,7 @@ final class Authority {
             }
             int s = i;
             int v = 0;
-            while (i < to && isDigit(b[i]) && i - s < 3) {
+            while (i < to && HttpParser.isDigit(b[i]) && i - s < 3) {
                 v = v * 10 + (b[i] - '0');
                 i++;
             }
@@ -176,22 +176,5 @@ final class Authority {
             }
         }
         return i == to;
-    }
-
-    private static boolean isDigit(byte c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 }

@@ -77,7 +77,7 @@ final class ChunkedDecoder {
         while (i < end && state != DONE) {
             switch (state) {
                 case SIZE -> {
-                    int d = hex(b[i]);
+                    int d = HttpParser.hex(b[i]);
                     if (d >= 0) {
                         if (chunkLeft > (Long.MAX_VALUE >> 4)) {
                             throw new HttpError(400, "chunk size overflows 63 bits"); // leading zeros are fine
@@ -220,18 +220,5 @@ final class ChunkedDecoder {
         }
         total += chunkLeft;
         state = DATA;
-    }
-
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 }

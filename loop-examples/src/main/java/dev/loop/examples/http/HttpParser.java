@@ -330,8 +330,22 @@ final class HttpParser {
         return -1;
     }
 
-    private static boolean isDigit(byte c) {
+    static boolean isDigit(byte c) {
         return c >= '0' && c <= '9';
+    }
+
+    /** The value of the hex digit {@code c}, either case, or -1. */
+    static int hex(byte c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
     }
 
     private static boolean regionEquals(byte[] b, int from, int to, byte[] word) {

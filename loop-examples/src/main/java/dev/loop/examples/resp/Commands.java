@@ -323,9 +323,9 @@ final class Commands {
         }
         Map<String, String> found = new LinkedHashMap<>();
         for (int i = 2; i < argv.length; i++) {
-            String pattern = new String(argv[i], StandardCharsets.UTF_8);
+            byte[] pattern = argv[i];
             config.forEach((k, v) -> {
-                if (Glob.matches(pattern, k)) {
+                if (GlobPattern.matches(pattern, k.getBytes(StandardCharsets.UTF_8), true)) {
                     found.put(k, v);
                 }
             });
@@ -335,39 +335,5 @@ final class Commands {
             r.bulk(k);
             r.bulk(v);
         });
-    }
-
-    /** Glob patterns as CONFIG GET takes them: {@code *}, {@code ?}, case-insensitive. */
-    static final class Glob {
-        private Glob() {
-        }
-
-        static boolean matches(String pattern, String s) {
-            return match(pattern.toLowerCase(java.util.Locale.ROOT), 0, s.toLowerCase(java.util.Locale.ROOT), 0);
-        }
-
-        /** Two pointers, back to the last star on a mismatch: O(pattern x string), never exponential. */
-        private static boolean match(String p, int pi, String s, int si) {
-            int star = -1;
-            int retry = 0;
-            while (si < s.length()) {
-                if (pi < p.length() && (p.charAt(pi) == '?' || p.charAt(pi) == s.charAt(si))) {
-                    pi++;
-                    si++;
-                } else if (pi < p.length() && p.charAt(pi) == '*') {
-                    star = pi++;
-                    retry = si;
-                } else if (star >= 0) {
-                    pi = star + 1;
-                    si = ++retry;
-                } else {
-                    return false;
-                }
-            }
-            while (pi < p.length() && p.charAt(pi) == '*') {
-                pi++;
-            }
-            return pi == p.length();
-        }
     }
 }

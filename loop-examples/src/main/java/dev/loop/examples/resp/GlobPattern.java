@@ -1,11 +1,13 @@
 package dev.loop.examples.resp;
 
 /**
- * Redis' glob patterns over bytes ({@code KEYS}, {@code SCAN MATCH}): {@code *} any run,
+ * Redis' glob patterns over bytes ({@code KEYS}, {@code SCAN MATCH}, {@code PSUBSCRIBE},
+ * {@code PUBSUB CHANNELS}, and {@code CONFIG GET} without case): {@code *} any run,
  * {@code ?} any byte, {@code [abc]}, {@code [a-z]} (a reversed range is swapped), {@code [^x]},
  * and {@code \} taking the next byte literally, case-sensitive, with Redis' edge cases: an
  * unclosed {@code [} runs to the pattern's end, {@code []} matches nothing, a trailing {@code \}
- * is itself, and an empty string matches only the empty pattern.
+ * is itself, and an empty string matches only the empty pattern. Without case, ASCII letters
+ * are folded on both sides, ranges included, as Redis' {@code nocase} does.
  *
  * <p>Two pointers and a return to the last {@code *} on a mismatch: O(pattern x string) at worst,
  * never exponential, for any pattern a client sends ({@code *a*a*a*a*b} on a long run of
@@ -17,6 +19,10 @@ final class GlobPattern {
     }
 
     static boolean matches(byte[] p, byte[] s) {
+        return matches(p, s, false);
+    }
+
+    static boolean matches(byte[] p, byte[] s, boolean nocase) {
         if (s.length == 0) {
             return p.length == 0;
         }
@@ -36,7 +42,7 @@ final class GlobPattern {
                 starS = si;
                 continue;
             }
-            int next = pi < p.length ? token(p, pi, s[si]) : -1;
+            int next = pi < p.length ? token(p, pi, fold(s[si], nocase), nocase) : -1;
             if (next >= 0) {
                 pi = next;
                 si++;
@@ -54,14 +60,14 @@ final class GlobPattern {
     }
 
     /** Where the token at {@code pi} ends if it matches {@code c}, else -1. */
-    private static int token(byte[] p, int pi, byte c) {
+    private static int token(byte[] p, int pi, byte c, boolean nocase) {
         int n = p.length;
         switch (p[pi]) {
             case '?':
                 return pi + 1;
             case '\\':
                 if (n - pi >= 2) {
-                    return p[pi + 1] == c ? pi + 2 : -1;
+                    return fold(p[pi + 1], nocase) == c ? pi + 2 : -1;
                 }
                 return c == '\\' ? pi + 1 : -1;
             case '[': {
@@ -74,7 +80,7 @@ final class GlobPattern {
                 while (true) {
                     if (j < n && p[j] == '\\' && n - j >= 2) {
                         j++;
-                        if (p[j] == c) {
+                        if (fold(p[j], nocase) == c) {
                             match = true;
                         }
                     } else if (j < n && p[j] == ']') {
@@ -83,13 +89,15 @@ final class GlobPattern {
                         j--; // unclosed: the class is the rest of the pattern
                         break;
                     } else if (n - j >= 3 && p[j + 1] == '-') {
-                        int lo = Math.min(p[j], p[j + 2]);
-                        int hi = Math.max(p[j], p[j + 2]);
+                        int a = fold(p[j], nocase);
+                        int b = fold(p[j + 2], nocase);
+                        int lo = Math.min(a, b);
+                        int hi = Math.max(a, b);
                         if (c >= lo && c <= hi) {
                             match = true;
                         }
                         j += 2;
-                    } else if (p[j] == c) {
+                    } else if (fold(p[j], nocase) == c) {
                         match = true;
                     }
                     j++;
@@ -97,7 +105,11 @@ final class GlobPattern {
                 return match != not ? j + 1 : -1;
             }
             default:
-                return p[pi] == c ? pi + 1 : -1;
+                return fold(p[pi], nocase) == c ? pi + 1 : -1;
         }
+    }
+
+    private static byte fold(byte b, boolean nocase) {
+        return nocase && b >= 'A' && b <= 'Z' ? (byte) (b + ('a' - 'A')) : b;
     }
 }

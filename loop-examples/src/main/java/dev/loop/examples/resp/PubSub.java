@@ -114,7 +114,7 @@ final class PubSub {
         }
         if (!patterns.isEmpty()) {
             for (Map.Entry<Name, Set<Session>> p : patterns.entrySet()) {
-                if (Glob.matches(p.getKey().bytes(), channel)) {
+                if (GlobPattern.matches(p.getKey().bytes(), channel)) {
                     byte[][] encoded = new byte[2][];
                     for (Session s : p.getValue()) {
                         deliver(s, current, encoded, p.getKey().bytes(), channel, message);
@@ -131,7 +131,7 @@ final class PubSub {
         if (CommandTable.is(argv[1], "channels") && argv.length <= 3) {
             List<byte[]> found = new ArrayList<>();
             channels.keySet().forEach(n -> {
-                if (argv.length == 2 || Glob.matches(argv[2], n.bytes())) {
+                if (argv.length == 2 || GlobPattern.matches(argv[2], n.bytes())) {
                     found.add(n.bytes());
                 }
             });
@@ -195,87 +195,6 @@ final class PubSub {
         Set<Session> l = registry.get(n);
         if (l != null && l.remove(s) && l.isEmpty()) {
             registry.remove(n);
-        }
-    }
-
-    /**
-     * Redis' glob patterns ({@code *}, {@code ?}, {@code [abc]}, {@code [^a-z]}, {@code \x}), on
-     * bytes, case-sensitive. Backtracks only to the last star, so it takes at most pattern x
-     * subject steps, never exponential time, whatever pattern a client subscribes with.
-     */
-    static final class Glob {
-        private Glob() {
-        }
-
-        static boolean matches(byte[] p, byte[] s) {
-            int pi = 0;
-            int si = 0;
-            int starP = -1;
-            int starS = 0;
-            while (si < s.length) {
-                if (pi < p.length && p[pi] == '*') {
-                    while (pi < p.length && p[pi] == '*') {
-                        pi++;
-                    }
-                    if (pi == p.length) {
-                        return true;
-                    }
-                    starP = pi;
-                    starS = si;
-                    continue;
-                }
-                int next = pi < p.length ? one(p, pi, s[si]) : -1;
-                if (next >= 0) {
-                    pi = next;
-                    si++;
-                } else if (starP >= 0) {
-                    pi = starP;
-                    si = ++starS;
-                } else {
-                    return false;
-                }
-            }
-            while (pi < p.length && p[pi] == '*') {
-                pi++;
-            }
-            return pi == p.length;
-        }
-
-        /** Matches {@code c} against the pattern element at {@code pi}: the index after it, or -1. */
-        private static int one(byte[] p, int pi, byte c) {
-            byte x = p[pi];
-            if (x == '?') {
-                return pi + 1;
-            }
-            if (x == '\\' && pi + 1 < p.length) {
-                return p[pi + 1] == c ? pi + 2 : -1;
-            }
-            if (x != '[') {
-                return x == c ? pi + 1 : -1;
-            }
-            int i = pi + 1;
-            boolean not = i < p.length && p[i] == '^';
-            if (not) {
-                i++;
-            }
-            boolean match = false;
-            while (i < p.length && p[i] != ']') {
-                if (p[i] == '\\' && i + 1 < p.length) {
-                    match |= p[i + 1] == c;
-                    i += 2;
-                } else if (i + 2 < p.length && p[i + 1] == '-' && p[i + 2] != ']') {
-                    int lo = Math.min(p[i] & 0xff, p[i + 2] & 0xff);
-                    int hi = Math.max(p[i] & 0xff, p[i + 2] & 0xff);
-                    match |= (c & 0xff) >= lo && (c & 0xff) <= hi;
-                    i += 3;
-                } else {
-                    match |= p[i] == c;
-                    i++;
-                }
-            }
-            // an unclosed [ takes the rest of the pattern as its set, as Redis does
-            int after = i < p.length ? i + 1 : i;
-            return match != not ? after : -1;
         }
     }
 }

@@ -214,16 +214,6 @@ class DataCommandsTest {
     }
 
     @Test
-    void globPatternsCostTheProductOfTheLengthsNotAPower() {
-        byte[] s = "a".repeat(20_000).getBytes(StandardCharsets.US_ASCII);
-        byte[] p = "*a*a*a*a*a*a*a*a*a*a*a*a*b".getBytes(StandardCharsets.US_ASCII);
-        long t0 = System.nanoTime();
-        assertFalse(GlobPattern.matches(p, s));
-        assertTrue(GlobPattern.matches("*a*a*a*a*a*a*a*a*a*a*a*a*".getBytes(StandardCharsets.US_ASCII), s));
-        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "backtracking gone exponential");
-    }
-
-    @Test
     void aDeclaredLengthIsRefusedBeforeAnythingIsAllocated() {
         String tooBig = "-" + StringEditCommands.TOO_BIG + "\r\n";
         assertEquals(tooBig, call("SETRANGE", "k", Integer.toString(1 << 20), "x"), "past the max bulk length");
