@@ -162,4 +162,9 @@ final class DefaultLoop extends Engine implements Loop {
         return new LoopDiagnostics(iterations(), readyCallbacks(), pendingTimers(), tasks.liveCount(),
                 tasks.mechanismName(), failedReports());
     }
+
+    @Override
+    public LoopMetrics metrics() {
+        return LoopMetrics.of(this, tasks.liveCount());
+    }
 }

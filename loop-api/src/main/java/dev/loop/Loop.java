@@ -183,6 +183,12 @@ public sealed interface Loop extends Executor, AutoCloseable permits DefaultLoop
      */
     LoopDiagnostics diagnostics();
 
+    /**
+     * The loop's always-on metrics: busy ratio, iteration time and scheduling lag, queue depths,
+     * timers, tasks and connections (docs/METRICS.md). Any thread; cheap enough to call every second.
+     */
+    LoopMetrics metrics();
+
     /** Where exceptions that escape callbacks go; never null. */
     LoopExceptionHandler exceptionHandler();
 

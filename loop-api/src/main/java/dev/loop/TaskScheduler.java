@@ -97,6 +97,7 @@ final class TaskScheduler {
         }
         current = t;
         t.markRunning();
+        loop.stats().taskTurn();
         long start = loop.sliceStart(); // debug mode: a slow turn is logged with the task's name
         try {
             mechanism.resume(t);

@@ -43,6 +43,7 @@ public abstract class Engine {
     private final BooleanSupplier workArrived = this::workArrived;
     private final BooleanSupplier stillIdle = this::idle;
     private final CallbackRunner callbacks;
+    private final LoopStats stats;
 
     private volatile Thread owner;
     private volatile boolean stopping;
@@ -52,8 +53,9 @@ public abstract class Engine {
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
-        this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.stats = new LoopStats(clock);
+        this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready, stats);
         this.backendName = settings.backendName();
         this.timersName = settings.timersName();
         this.debug = settings.debug();
@@ -222,6 +224,7 @@ public abstract class Engine {
      */
     public final void runOnce() {
         iterations++;
+        stats.iterationBegins();
         // 1. Move work submitted by other threads (MPSC inbox) into the ready queue.
         drainInbox();
 
@@ -229,6 +232,7 @@ public abstract class Engine {
         //    earliest timer; else forever.
         long timeout = 0;
         if (ready.isEmpty() && !stopping) {
+            stats.mayWait();
             timeout = sleep.timeout(workArrived);
         }
 
@@ -242,9 +246,11 @@ public abstract class Engine {
 
         // 5. Run exactly the callbacks that were ready when this step began; callbacks they
         //    schedule run in the next iteration.
+        stats.callbacksBegin(ready.size());
         for (int n = ready.size(); n > 0; n--) {
             runCallback(ready.pollFirst());
         }
+        stats.iterationEnds(ready.size(), timers.size());
     }
 
     /** The last look before sleeping (interrupted: the last iteration, which a backend may not see). */
@@ -253,11 +259,13 @@ public abstract class Engine {
     }
 
     private void poll(long timeout) {
+        long begun = stats.pollBegins(timeout); // a poll that may block is idle time, not busy
         try {
             sleep.poll(timeout, stillIdle);
         } catch (Throwable t) {
             report("I/O backend " + backendName + " failed to poll", t, io);
         }
+        stats.pollEnded(begun);
     }
 
     void drainInbox() {
@@ -265,6 +273,7 @@ public abstract class Engine {
     }
 
     void acceptFromInbox(Object item) {
+        stats.fromOtherThread();
         if (item instanceof EngineTimer t) {
             timers.fromInbox(t, closing);
         } else {
@@ -474,6 +483,11 @@ public abstract class Engine {
     /** Iterations run so far. */
     public final long iterations() {
         return iterations;
+    }
+
+    /** The loop's always-on metrics. */
+    public final LoopStats stats() {
+        return stats;
     }
 
     /** Timers queued right now. */

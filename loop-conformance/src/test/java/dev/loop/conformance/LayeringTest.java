@@ -66,7 +66,7 @@ class LayeringTest {
      * {@code dev.loop.Signals} the one way a JVM lets a program handle signals ({@code sun.misc.Signal},
      * module jdk.unsupported).
      */
-    private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools"),
+    private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools", "jdk.jfr"),
             "dev.loop", Set.of("sun.misc"));
 
     @Test

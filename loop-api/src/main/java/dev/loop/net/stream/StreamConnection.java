@@ -107,6 +107,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
             return connecting;
         }
         net.add(this);
+        net.stats.connectionOpened();
         setInterest(false, true);
         if (!options.connectTimeout().isZero()) {
             connectTimer = loop.callLater(options.connectTimeout(), () -> {
@@ -133,6 +134,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         s.attach(this);
         state = OPEN;
         net.add(this);
+        net.stats.connectionOpened();
         startIdleTimer();
     }
 
@@ -145,6 +147,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         t.attach(this);
         state = OPEN;
         net.add(this);
+        net.stats.connectionOpened();
         startIdleTimer();
     }
 
@@ -159,6 +162,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         t.attach(this);
         state = CONNECTING;
         net.add(this);
+        net.stats.connectionOpened();
         setInterest(false, true);
         return connecting;
     }
@@ -404,6 +408,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
             transport.close();
         }
         net.remove(this);
+        net.stats.connectionClosed();
         if (server != null) {
             server.removed(this);
         }
@@ -436,7 +441,17 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     // ------------------------------------------------------------------ idle timeout
 
     /** Bytes moved: the idle timeout counts from now. */
-    void touch() {
+    /** {@code n > 0} bytes were read: counted, and the connection is not idle. */
+    void received(int n) {
+        net.stats.bytesIn(n);
+        if (idle != null) {
+            idle.touch();
+        }
+    }
+
+    /** {@code n > 0} bytes were written: counted, and the connection is not idle. */
+    void sent(long n) {
+        net.stats.bytesOut(n);
         if (idle != null) {
             idle.touch();
         }

@@ -181,6 +181,7 @@ public final class TlsTransport extends LayeredTransport {
             return false;
         }
         phase = OPEN;
+        net.stats.tlsHandshake(true);
         if (handshaken != null) {
             handshaken.tryComplete(null);
         }
@@ -234,6 +235,9 @@ public final class TlsTransport extends LayeredTransport {
             return;
         }
         failure = e;
+        if (hs.started && !hs.done) {
+            net.stats.tlsHandshake(false);
+        }
         hs.cancelTimer();
         if (handshaken != null) {
             handshaken.tryFail(e);
