@@ -16,8 +16,8 @@ import java.lang.invoke.VarHandle;
 final class Histogram {
     private static final int SUB_BITS = 3;
     static final int SUB = 1 << SUB_BITS;
-    /** Values below SUB get a bucket each; then SUB buckets per power of two up to 2^63. */
-    static final int BUCKETS = (64 - SUB_BITS + 1) * SUB;
+    /** Values below SUB get a bucket each; then SUB buckets per power of two from 2^SUB_BITS to 2^62. */
+    static final int BUCKETS = (63 - SUB_BITS + 1) * SUB;
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle MAX;
 
