@@ -26,6 +26,8 @@ final class DefaultLoop extends Engine implements Loop {
                 : System.getProperty(TaskMechanism.PROPERTY);
         this.tasks = new TaskScheduler(this, mechanism);
         addCloseHook(tasks::onClose);
+        LoopMonitoring.opened(this);
+        addCloseHook(() -> LoopMonitoring.closed(this));
     }
 
     /** The loop running on this thread, or null. */
@@ -166,5 +168,10 @@ final class DefaultLoop extends Engine implements Loop {
     @Override
     public LoopMetrics metrics() {
         return LoopMetrics.of(this, tasks.liveCount());
+    }
+
+    @Override
+    public String name() {
+        return stats().name();
     }
 }

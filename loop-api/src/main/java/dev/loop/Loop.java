@@ -158,6 +158,12 @@ public sealed interface Loop extends Executor, AutoCloseable permits DefaultLoop
     /** True on the thread that runs this loop right now. */
     boolean inLoop();
 
+    /**
+     * The loop's name, unique in this JVM: {@code loop-<n>-<backend>}. Its JFR events, its MBean
+     * ({@code dev.loop:type=Loop,name="<name>"}) and its log records carry it.
+     */
+    String name();
+
     /** The I/O backend's name, as {@link Loops#providers()} lists it. */
     String backendName();
 

@@ -54,7 +54,7 @@ public abstract class Engine {
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.stats = new LoopStats(clock);
+        this.stats = new LoopStats(clock, settings.backendName(), settings.slowCallbackNanos());
         this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready, stats);
         this.backendName = settings.backendName();
         this.timersName = settings.timersName();
@@ -63,7 +63,7 @@ public abstract class Engine {
         this.inbox = new Inbox("backend " + backendName);
         this.log = new EngineLog(backendName);
         this.sleep = new Sleep(io, timers, clock);
-        this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos());
+        this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos(), stats);
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
         io.reportFailuresTo(this::receiverFailed);
     }

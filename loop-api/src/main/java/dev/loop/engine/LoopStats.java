@@ -3,6 +3,7 @@ package dev.loop.engine;
 import dev.loop.spi.LoopClock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The loop's always-on metrics, written by the loop thread alone: a handful of clock reads per
@@ -41,7 +42,11 @@ public final class LoopStats {
     private static final long NONE = Long.MIN_VALUE;
     private static final VarHandle VALUE = MethodHandles.arrayElementVarHandle(long[].class);
 
+    private static final AtomicInteger LOOPS = new AtomicInteger();
+
     private final LoopClock clock;
+    private final String name;
+    private final long slowNanos;
     private final boolean on;
     /** A virtual clock jumps while the loop decides how long to wait: that jump is idle time too. */
     private final boolean virtualClock;
@@ -57,11 +62,23 @@ public final class LoopStats {
     private long lastBatchStart;
     /** The last batch left callbacks behind: the next batch's oldest waited since lastBatchStart. */
     private boolean carried;
+    private int batch;
 
-    LoopStats(LoopClock clock) {
+    /**
+     * @param slowNanos an iteration busy this long is a {@linkplain LoopEvents.LoopStall stall}, a
+     *                  task turn this long a {@linkplain LoopEvents.SlowTaskTurn slow} one
+     */
+    LoopStats(LoopClock clock, String backendName, long slowNanos) {
         this.clock = clock;
+        this.name = "loop-" + LOOPS.incrementAndGet() + "-" + backendName;
+        this.slowNanos = slowNanos;
         this.on = !"false".equalsIgnoreCase(System.getProperty(PROPERTY));
         this.virtualClock = !clock.isReal();
+    }
+
+    /** The loop's name, unique in this JVM: {@code loop-<n>-<backend>}, as events, logs and MBeans call it. */
+    public String name() {
+        return name;
     }
 
     /** Whether the loop keeps metrics ({@value #PROPERTY} is not {@code false}). */
@@ -131,6 +148,7 @@ public final class LoopStats {
             long now = clock.nanoTime();
             lags.record(now - (carried ? lastBatchStart : pollReturned));
             lastBatchStart = now;
+            batch = n;
             add(CALLBACKS, n);
             set(READY_DEPTH, n);
             if (n > values[READY_DEPTH_MAX]) {
@@ -147,6 +165,56 @@ public final class LoopStats {
             add(IDLE_NANOS, idleThisIteration);
             set(TIMERS_PENDING, timersPending);
             carried = readyLeft > 0;
+            if (busy >= slowNanos && LoopEvents.STALL.on()) {
+                stalled(busy);
+            }
+            batch = 0;
+        }
+    }
+
+    private void stalled(long busy) {
+        try {
+            LoopEvents.LoopStall e = new LoopEvents.LoopStall();
+            e.loop = name;
+            e.busy = busy;
+            e.callbacks = batch;
+            e.commit();
+        } catch (Throwable recorderFailed) {
+            // an event is worth less than the loop: never let it throw into runOnce
+        }
+    }
+
+    /**
+     * A callback or task turn took {@code nanos} (timed because a {@code dev.loop.Slow*} event is
+     * enabled): records it if at least the loop's slow-callback threshold. Never throws.
+     */
+    void slowCallback(Object callback, String site, long nanos) {
+        if (nanos >= slowNanos) {
+            try {
+                LoopEvents.SlowCallback e = new LoopEvents.SlowCallback();
+                e.loop = name;
+                e.callback = EngineLog.describe(callback);
+                e.site = site;
+                e.took = nanos;
+                e.commit();
+            } catch (Throwable recorderFailed) {
+                // as in stalled
+            }
+        }
+    }
+
+    /** A task's turn took {@code nanos}, timed because {@link LoopEvents#SLOW_TASK_TURN} is enabled. Never throws. */
+    public void taskTurnTook(Object task, long nanos) {
+        if (nanos >= slowNanos) {
+            try {
+                LoopEvents.SlowTaskTurn e = new LoopEvents.SlowTaskTurn();
+                e.loop = name;
+                e.task = EngineLog.describe(task);
+                e.took = nanos;
+                e.commit();
+            } catch (Throwable recorderFailed) {
+                // as in stalled
+            }
         }
     }
 

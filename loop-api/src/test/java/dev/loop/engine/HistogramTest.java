@@ -40,7 +40,7 @@ class HistogramTest {
     @Test
     void recordingAndAWholeIterationsBookkeepingAllocateNothing() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        LoopStats stats = new LoopStats(LoopClock.system());
+        LoopStats stats = new LoopStats(LoopClock.system(), "test", Long.MAX_VALUE);
         Histogram h = new Histogram();
         Runnable work = () -> {
             for (int k = 0; k < 100_000; k++) {

@@ -3,6 +3,7 @@ package dev.loop.net.tls;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.engine.Engine;
+import dev.loop.engine.LoopEvents;
 import dev.loop.net.Connection;
 import dev.loop.net.TlsInfo;
 import dev.loop.net.TlsOptions;
@@ -181,7 +182,7 @@ public final class TlsTransport extends LayeredTransport {
             return false;
         }
         phase = OPEN;
-        net.stats.tlsHandshake(true);
+        handshakeOver(null);
         if (handshaken != null) {
             handshaken.tryComplete(null);
         }
@@ -194,6 +195,16 @@ public final class TlsTransport extends LayeredTransport {
             }
         }
         return true;
+    }
+
+    /** Counts the first handshake's end, and records it when a recording wants it. Never throws. */
+    private void handshakeOver(IOException failure) {
+        net.stats.tlsHandshake(failure == null);
+        if (LoopEvents.TLS.on()) {
+            LoopEvents.tlsHandshake(net.stats.name(), hs.peer, hs.client, hs.info == null ? null : hs.info.protocol(),
+                    hs.info == null ? null : hs.info.cipherSuite(), System.nanoTime() - hs.startedAt,
+                    failure == null ? null : failure.getMessage());
+        }
     }
 
     private void startHandshake() {
@@ -236,7 +247,7 @@ public final class TlsTransport extends LayeredTransport {
         }
         failure = e;
         if (hs.started && !hs.done) {
-            net.stats.tlsHandshake(false);
+            handshakeOver(e);
         }
         hs.cancelTimer();
         if (handshaken != null) {
