@@ -320,6 +320,7 @@ public abstract class Engine {
     }
 
     private void exit() {
+        stats.loopLeft();
         stopping = false;
         owner = null;
         CurrentEngine.set(null);

@@ -59,6 +59,8 @@ public final class LoopStats {
     private long idleThisIteration;
     private long pollReturned;
     private long waitBegun = NONE;
+    /** When the last iteration ended, while the loop keeps running: the next one begins then. */
+    private long lastEnd = NONE;
     private long lastBatchStart;
     /** The last batch left callbacks behind: the next batch's oldest waited since lastBatchStart. */
     private boolean carried;
@@ -96,9 +98,14 @@ public final class LoopStats {
 
     // ---------------------------------------------------------------- the engine (loop thread)
 
+    /**
+     * An iteration begins: at the end of the previous one while the loop runs on (nothing of the
+     * loop's happens in between), which saves a clock read per iteration.
+     */
     void iterationBegins() {
         if (on) {
-            long now = clock.nanoTime();
+            long now = lastEnd != NONE ? lastEnd : clock.nanoTime();
+            lastEnd = NONE;
             iterationStart = now;
             pollReturned = now;
             idleThisIteration = 0;
@@ -159,7 +166,9 @@ public final class LoopStats {
 
     void iterationEnds(int readyLeft, int timersPending) {
         if (on) {
-            long busy = clock.nanoTime() - iterationStart - idleThisIteration;
+            long now = clock.nanoTime();
+            lastEnd = now;
+            long busy = now - iterationStart - idleThisIteration;
             iterationTimes.record(busy);
             add(BUSY_NANOS, Math.max(busy, 0));
             add(IDLE_NANOS, idleThisIteration);
@@ -216,6 +225,11 @@ public final class LoopStats {
                 // as in stalled
             }
         }
+    }
+
+    /** The thread leaves the loop (runForever returns): the next iteration's start is not this one's end. */
+    void loopLeft() {
+        lastEnd = NONE;
     }
 
     void fromOtherThread() {
