@@ -5,6 +5,8 @@
  */
 module dev.loop {
     requires org.jctools.core;
+    requires jdk.jfr;            // the loop's events (dev.loop.engine.LoopEvents)
+    requires java.management;    // an MBean per loop
     requires jdk.unsupported; // sun.misc.Signal, for dev.loop.Signals
 
     exports dev.loop;

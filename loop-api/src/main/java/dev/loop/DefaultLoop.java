@@ -26,6 +26,8 @@ final class DefaultLoop extends Engine implements Loop {
                 : System.getProperty(TaskMechanism.PROPERTY);
         this.tasks = new TaskScheduler(this, mechanism);
         addCloseHook(tasks::onClose);
+        LoopMonitoring.opened(this);
+        addCloseHook(() -> LoopMonitoring.closed(this));
     }
 
     /** The loop running on this thread, or null. */
@@ -161,5 +163,15 @@ final class DefaultLoop extends Engine implements Loop {
     public LoopDiagnostics diagnostics() {
         return new LoopDiagnostics(iterations(), readyCallbacks(), pendingTimers(), tasks.liveCount(),
                 tasks.mechanismName(), failedReports());
+    }
+
+    @Override
+    public LoopMetrics metrics() {
+        return LoopMetrics.of(this, tasks.liveCount());
+    }
+
+    @Override
+    public String name() {
+        return stats().name();
     }
 }

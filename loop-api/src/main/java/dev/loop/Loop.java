@@ -158,6 +158,12 @@ public sealed interface Loop extends Executor, AutoCloseable permits DefaultLoop
     /** True on the thread that runs this loop right now. */
     boolean inLoop();
 
+    /**
+     * The loop's name, unique in this JVM: {@code loop-<n>-<backend>}. Its JFR events, its MBean
+     * ({@code dev.loop:type=Loop,name="<name>"}) and its log records carry it.
+     */
+    String name();
+
     /** The I/O backend's name, as {@link Loops#providers()} lists it. */
     String backendName();
 
@@ -182,6 +188,12 @@ public sealed interface Loop extends Executor, AutoCloseable permits DefaultLoop
      * how its tasks suspend; for monitoring and tests.
      */
     LoopDiagnostics diagnostics();
+
+    /**
+     * The loop's always-on metrics: busy ratio, iteration time and scheduling lag, queue depths,
+     * timers, tasks and connections (docs/METRICS.md). Any thread; cheap enough to call every second.
+     */
+    LoopMetrics metrics();
 
     /** Where exceptions that escape callbacks go; never null. */
     LoopExceptionHandler exceptionHandler();

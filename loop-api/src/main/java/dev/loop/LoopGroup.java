@@ -85,6 +85,20 @@ public final class LoopGroup implements AutoCloseable {
         return loops.get(Math.floorMod(next.getAndIncrement(), loops.size()));
     }
 
+    /** Each loop's {@linkplain Loop#metrics() metrics}, in the order of {@link #loops()}. Any thread. */
+    public List<LoopMetrics> metricsPerLoop() {
+        List<LoopMetrics> all = new ArrayList<>(loops.size());
+        for (Loop l : loops) {
+            all.add(l.metrics());
+        }
+        return all;
+    }
+
+    /** The loops' metrics summed ({@link LoopMetrics#sum}). Any thread. */
+    public LoopMetrics metrics() {
+        return LoopMetrics.sum(metricsPerLoop());
+    }
+
     /** Whether {@link #close()} was called. */
     public boolean isClosed() {
         return closing;

@@ -1,5 +1,6 @@
 package dev.loop;
 
+import dev.loop.engine.LoopEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -97,7 +98,9 @@ final class TaskScheduler {
         }
         current = t;
         t.markRunning();
+        loop.stats().taskTurn();
         long start = loop.sliceStart(); // debug mode: a slow turn is logged with the task's name
+        long timed = LoopEvents.SLOW_TASK_TURN.on() ? System.nanoTime() : 0; // a recording wants slow turns
         try {
             mechanism.resume(t);
         } catch (Throwable e) {
@@ -106,6 +109,9 @@ final class TaskScheduler {
             current = null;
         }
         loop.sliceEnd(start, t); // named by its toString, built only for a slow turn in debug mode
+        if (timed != 0) {
+            loop.stats().taskTurnTook(t, System.nanoTime() - timed);
+        }
         if (t.finished()) {
             mechanism.finished(t);
         }

@@ -14,11 +14,13 @@ final class CallbackRunner {
     private final EngineLog log;
     /** Debug mode only, else null. */
     private final SlowCallbacks slow;
+    private final LoopStats stats;
 
-    CallbackRunner(Engine engine, EngineLog log, boolean debug, long slowCallbackNanos) {
+    CallbackRunner(Engine engine, EngineLog log, boolean debug, long slowCallbackNanos, LoopStats stats) {
         this.engine = engine;
         this.log = log;
-        this.slow = debug ? new SlowCallbacks(slowCallbackNanos, log, this::failed) : null;
+        this.stats = stats;
+        this.slow = debug ? new SlowCallbacks(slowCallbackNanos, log, this::failed, stats) : null;
     }
 
     /** {@code callback} as it is queued: in debug mode wrapped to remember where it was scheduled. Any thread. */
@@ -32,11 +34,26 @@ final class CallbackRunner {
             slow.run(r);
             return;
         }
+        if (LoopEvents.SLOW_CALLBACK.on()) {
+            timed(r);
+            return;
+        }
         try {
             r.run();
         } catch (Throwable t) {
             failed(r, t);
         }
+    }
+
+    /** A recording wants slow callbacks: the only case outside debug mode that reads the clock per callback. */
+    private void timed(Runnable r) {
+        long start = System.nanoTime();
+        try {
+            r.run();
+        } catch (Throwable t) {
+            failed(r, t);
+        }
+        stats.slowCallback(r, null, System.nanoTime() - start);
     }
 
     long sliceStart() {

@@ -44,6 +44,7 @@ public abstract class Engine {
     private final BooleanSupplier workArrived = this::workArrived;
     private final BooleanSupplier stillIdle = this::idle;
     private final CallbackRunner callbacks;
+    private final LoopStats stats;
 
     private volatile Thread owner;
     private volatile boolean stopping;
@@ -54,8 +55,9 @@ public abstract class Engine {
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
-        this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.stats = new LoopStats(clock, settings.backendName(), settings.slowCallbackNanos());
+        this.timers = new EngineTimers(timers, settings.maxTimersPerIteration(), ready, stats);
         this.backendName = settings.backendName();
         this.timersName = settings.timersName();
         this.debug = settings.debug();
@@ -63,7 +65,7 @@ public abstract class Engine {
         this.inbox = new Inbox("backend " + backendName);
         this.log = new EngineLog(backendName);
         this.sleep = new Sleep(io, timers, clock);
-        this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos());
+        this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos(), stats);
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
         io.reportFailuresTo(this::receiverFailed);
     }
@@ -224,6 +226,7 @@ public abstract class Engine {
      */
     public final void runOnce() {
         iterations++;
+        stats.iterationBegins();
         // 1. Move work submitted by other threads (MPSC inbox) into the ready queue.
         drainInbox();
 
@@ -232,6 +235,7 @@ public abstract class Engine {
         //    longer before it sleeps, so a stream of submissions does not pay a wake-up per gap.
         long timeout = 0;
         if (ready.isEmpty() && !stopping) {
+            stats.mayWait();
             timeout = sleep.timeout(workArrived, fed);
         }
         fed = false;
@@ -247,10 +251,12 @@ public abstract class Engine {
         // 5. Run exactly the callbacks that were ready when this step began, then the
         //    submissions counted in step 4, straight from the inbox; callbacks they schedule run
         //    in the next iteration.
+        stats.callbacksBegin(ready.size() + submitted);
         for (int n = ready.size(); n > 0; n--) {
             runCallback(ready.pollFirst());
         }
         runSubmitted(submitted);
+        stats.iterationEnds(ready.size(), timers.size());
     }
 
     /**
@@ -273,6 +279,7 @@ public abstract class Engine {
     }
 
     private void runSubmitted(Object item) {
+        stats.fromOtherThread();
         if (item instanceof EngineTimer t) {
             timers.fromInbox(t, closing);
         } else {
@@ -286,11 +293,13 @@ public abstract class Engine {
     }
 
     private void poll(long timeout) {
+        long begun = stats.pollBegins(timeout); // a poll that may block is idle time, not busy
         try {
             sleep.poll(timeout, stillIdle);
         } catch (Throwable t) {
             report("I/O backend " + backendName + " failed to poll", t, io);
         }
+        stats.pollEnded(begun);
     }
 
     void drainInbox() {
@@ -300,6 +309,7 @@ public abstract class Engine {
     }
 
     void acceptFromInbox(Object item) {
+        stats.fromOtherThread();
         if (item instanceof EngineTimer t) {
             timers.fromInbox(t, closing);
         } else {
@@ -346,6 +356,7 @@ public abstract class Engine {
     }
 
     private void exit() {
+        stats.loopLeft();
         stopping = false;
         owner = null;
         CurrentEngine.set(null);
@@ -509,6 +520,11 @@ public abstract class Engine {
     /** Iterations run so far. */
     public final long iterations() {
         return iterations;
+    }
+
+    /** The loop's always-on metrics. */
+    public final LoopStats stats() {
+        return stats;
     }
 
     /** Timers queued right now. */

@@ -19,9 +19,11 @@ final class EngineTimers {
     private final TimerQueue queue;
     private final int maxPerIteration;
     private final Consumer<TimerNode> fire;
+    private final LoopStats stats;
     private long sequence;
 
-    EngineTimers(TimerQueue queue, int maxPerIteration, ArrayDeque<Runnable> ready) {
+    EngineTimers(TimerQueue queue, int maxPerIteration, ArrayDeque<Runnable> ready, LoopStats stats) {
+        this.stats = stats;
         this.queue = Objects.requireNonNull(queue, "timers");
         this.maxPerIteration = maxPerIteration;
         this.fire = node -> ready.addLast((EngineTimer) node);
@@ -57,7 +59,7 @@ final class EngineTimers {
      */
     void expire(LoopClock clock) {
         if (queue.size() > 0) {
-            queue.expire(clock.nanoTime(), maxPerIteration, fire);
+            stats.timersFired(queue.expire(clock.nanoTime(), maxPerIteration, fire));
         }
     }
 

@@ -16,7 +16,10 @@ final class SlowCallbacks {
     /** Time inside the running callback already logged as slices of it. */
     private long sliceNanos;
 
-    SlowCallbacks(long thresholdNanos, EngineLog log, BiConsumer<Runnable, Throwable> onFailure) {
+    private final LoopStats stats;
+
+    SlowCallbacks(long thresholdNanos, EngineLog log, BiConsumer<Runnable, Throwable> onFailure, LoopStats stats) {
+        this.stats = stats;
         this.thresholdNanos = thresholdNanos;
         this.log = log;
         this.onFailure = onFailure;
@@ -36,7 +39,11 @@ final class SlowCallbacks {
         long own = took - sliceNanos;
         sliceNanos = outer + took; // a callback nested in another (close hooks run iterations) was timed here
         if (own >= thresholdNanos) {
-            slow(r, own, DebugCallback.siteOf(r));
+            String site = DebugCallback.siteOf(r);
+            slow(r, own, site);
+            if (LoopEvents.SLOW_CALLBACK.on()) {
+                stats.slowCallback(r, site, own);
+            }
         }
     }
 

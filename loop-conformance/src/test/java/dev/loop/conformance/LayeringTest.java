@@ -66,8 +66,8 @@ class LayeringTest {
      * {@code dev.loop.Signals} the one way a JVM lets a program handle signals ({@code sun.misc.Signal},
      * module jdk.unsupported).
      */
-    private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools"),
-            "dev.loop", Set.of("sun.misc"));
+    private static final Map<String, Set<String>> LIBRARIES = Map.of("dev.loop.engine", Set.of("org.jctools", "jdk.jfr"),
+            "dev.loop", Set.of("sun.misc", "jdk.jfr"));
 
     @Test
     void everyPackageUsesOnlyThePackagesBelowIt() throws IOException {

@@ -57,7 +57,7 @@ public final class Main {
                 err.println("  countdown [N]                                       count down N seconds");
                 err.println("  producer-consumer [N]                               N items through a queue");
                 err.println("  demo [--scale-ms MS]                                countdown/countup and producer/consumer tasks");
-                err.println("  http-server [--port P] [--backend B] [--loops N] [--dir D]   HTTP/1.1: /plaintext, /json, /echo, files");
+                err.println("  http-server [--port P] [--backend B] [--loops N] [--dir D] [--metrics]   HTTP/1.1: /plaintext, /json, /echo, files, /metrics");
                 err.println("  resp-server [--port P] [--backend B] [--loops N] [--timers T] the Redis protocol, for redis-cli");
                 err.println("  tcp-proxy --listen P --to HOST:PORT [--backend B] [--drain-ms MS]  by name, both ways, with backpressure");
                 err.println("  run [--timeout-ms N] [--backend B] -- COMMAND [ARGS]  a child's output streamed, its status ours");

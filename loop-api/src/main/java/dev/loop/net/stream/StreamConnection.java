@@ -70,6 +70,9 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     private final Promise<Void> closed;
     private Throwable failure;        // why it closed, for operations attempted afterwards
     private final IdleTimeout idle;   // null without an idle timeout
+    private long bytesIn;             // for the dev.loop.ConnectionClosed event
+    private long bytesOut;
+    private long openedAt;            // 0 unless a recording wants dev.loop.ConnectionClosed
 
     /** {@code local}: a name the backend cannot report (a Linux abstract one), or null to ask the transport. */
     public StreamConnection(NetRegistry net, ConnectionOptions options, TcpServer server, SocketAddress local, SocketAddress remote) {
@@ -108,6 +111,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
             return connecting;
         }
         net.add(this);
+        countOpened();
         setInterest(false, true);
         if (!options.connectTimeout().isZero()) {
             connectTimer = loop.callLater(options.connectTimeout(), () -> {
@@ -134,6 +138,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         s.attach(this);
         state = OPEN;
         net.add(this);
+        countOpened();
         startIdleTimer();
     }
 
@@ -146,6 +151,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         t.attach(this);
         state = OPEN;
         net.add(this);
+        countOpened();
         startIdleTimer();
     }
 
@@ -160,6 +166,7 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         t.attach(this);
         state = CONNECTING;
         net.add(this);
+        countOpened();
         setInterest(false, true);
         return connecting;
     }
@@ -411,6 +418,10 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
             transport.close();
         }
         net.remove(this);
+        net.stats.connectionClosed();
+        if (openedAt != 0) {
+            ConnectionEvents.closed(this, error, bytesIn, bytesOut, System.nanoTime() - openedAt);
+        }
         if (server != null) {
             server.removed(this);
         }
@@ -443,7 +454,27 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     // ------------------------------------------------------------------ idle timeout
 
     /** Bytes moved: the idle timeout counts from now. */
-    void touch() {
+    private void countOpened() {
+        net.stats.connectionOpened();
+        ConnectionEvents.opened(this);
+        if (ConnectionEvents.wantsClosed()) {
+            openedAt = System.nanoTime();
+        }
+    }
+
+    /** {@code n > 0} bytes were read: counted, and the connection is not idle. */
+    void received(int n) {
+        bytesIn += n;
+        net.stats.bytesIn(n);
+        if (idle != null) {
+            idle.touch();
+        }
+    }
+
+    /** {@code n > 0} bytes were written: counted, and the connection is not idle. */
+    void sent(long n) {
+        bytesOut += n;
+        net.stats.bytesOut(n);
         if (idle != null) {
             idle.touch();
         }

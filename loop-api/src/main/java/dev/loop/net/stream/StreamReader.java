@@ -88,7 +88,7 @@ final class StreamReader {
                 int n = conn.transport.read(dst);
                 if (n != 0) {
                     if (n > 0) {
-                        conn.touch();
+                        conn.received(n);
                     } else {
                         eof = true;
                     }
@@ -120,7 +120,7 @@ final class StreamReader {
                 }
                 return;
             }
-            conn.touch();
+            conn.received(n);
             s.flip();
             deliver(s);
             if (n < conn.options.readBufferSize()) {
@@ -156,7 +156,7 @@ final class StreamReader {
             if (n < 0) {
                 eof = true;
             } else {
-                conn.touch();
+                conn.received(n);
                 in.append(s.flip());
             }
             if (tryCompleteStream() || eof) {
@@ -254,7 +254,7 @@ final class StreamReader {
             int n = conn.transport.read(into); // a ready socket answers at once, without waiting for a poll
             if (n != 0) {
                 if (n > 0) {
-                    conn.touch();
+                    conn.received(n);
                 } else {
                     eof = true;
                 }

@@ -49,8 +49,9 @@ final class StreamWriter {
         }
         if (out.isEmpty()) {
             try {
-                if (conn.transport.write(src) > 0) {
-                    conn.touch();
+                int n = conn.transport.write(src);
+                if (n > 0) {
+                    conn.sent(n);
                 }
             } catch (IOException e) {
                 conn.closeNow(e);
@@ -127,8 +128,9 @@ final class StreamWriter {
             return;
         }
         try {
-            if (out.flushTo(conn.transport) > 0) {
-                conn.touch();
+            long n = out.flushTo(conn.transport);
+            if (n > 0) {
+                conn.sent(n);
             }
         } catch (IOException e) {
             conn.closeNow(e);

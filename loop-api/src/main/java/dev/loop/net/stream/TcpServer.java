@@ -145,6 +145,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
             try {
                 s = socket.accept();
             } catch (IOException | RuntimeException e) {
+                net.stats.acceptFailed();
                 socket.interest(false, false);
                 loop.callLater(ACCEPT_BACKOFF, resumeAccepting);
                 acceptFailures.failed("accepting on " + local + " failed; pausing accepts for "
@@ -154,6 +155,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
             if (s == null) {
                 return;
             }
+            net.stats.accepted();
             if (acceptFailures.isFailing()) {
                 acceptFailures.succeeded("accepting on " + local + " works again");
             }

@@ -45,6 +45,7 @@ final class TlsHandshake {
     private boolean checkedFirstBytes;
     private boolean tls13;
     private TimerHandle timer;
+    long startedAt;
     TlsInfo info;
 
     TlsHandshake(TlsTransport transport, TlsRecords rec, TlsOptions options, boolean client, InetSocketAddress peer) {
@@ -59,6 +60,7 @@ final class TlsHandshake {
     /** Arms the timeout and makes the engine (a server that chooses by SNI makes it once it knows the name). */
     void start() throws SSLException {
         started = true;
+        startedAt = System.nanoTime(); // once per handshake, for the dev.loop.TlsHandshake event
         if (!options.handshakeTimeout().isZero()) {
             timer = loop.callLater(options.handshakeTimeout(), this::timedOut);
         }

@@ -3,6 +3,7 @@ package dev.loop.net.tls;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
 import dev.loop.engine.Engine;
+import dev.loop.engine.LoopEvents;
 import dev.loop.net.Connection;
 import dev.loop.net.TlsInfo;
 import dev.loop.net.TlsOptions;
@@ -181,6 +182,7 @@ public final class TlsTransport extends LayeredTransport {
             return false;
         }
         phase = OPEN;
+        handshakeOver(null);
         if (handshaken != null) {
             handshaken.tryComplete(null);
         }
@@ -193,6 +195,16 @@ public final class TlsTransport extends LayeredTransport {
             }
         }
         return true;
+    }
+
+    /** Counts the first handshake's end, and records it when a recording wants it. Never throws. */
+    private void handshakeOver(IOException failure) {
+        net.stats.tlsHandshake(failure == null);
+        if (LoopEvents.TLS.on()) {
+            LoopEvents.tlsHandshake(net.stats.name(), hs.peer, hs.client, hs.info == null ? null : hs.info.protocol(),
+                    hs.info == null ? null : hs.info.cipherSuite(), System.nanoTime() - hs.startedAt,
+                    failure == null ? null : failure.getMessage());
+        }
     }
 
     private void startHandshake() {
@@ -234,6 +246,9 @@ public final class TlsTransport extends LayeredTransport {
             return;
         }
         failure = e;
+        if (hs.started && !hs.done) {
+            handshakeOver(e);
+        }
         hs.cancelTimer();
         if (handshaken != null) {
             handshaken.tryFail(e);

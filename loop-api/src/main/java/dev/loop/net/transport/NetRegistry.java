@@ -3,6 +3,7 @@ package dev.loop.net.transport;
 import dev.loop.Loop;
 import dev.loop.engine.Engine;
 import dev.loop.engine.ExtensionKey;
+import dev.loop.engine.LoopStats;
 import dev.loop.spi.NetIo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,6 +32,8 @@ public final class NetRegistry {
 
     public final Loop loop;
     public final NetIo io;
+    /** The loop's metrics, which the layers above count their connections and bytes in. */
+    public final LoopStats stats;
     private final Set<Owned> owned = new LinkedHashSet<>();
     private ByteBuffer scratch;
     private ByteBuffer datagrams;
@@ -38,6 +41,7 @@ public final class NetRegistry {
     private NetRegistry(Loop loop, NetIo io) {
         this.loop = loop;
         this.io = io;
+        this.stats = Engine.of(loop).stats();
     }
 
     /**

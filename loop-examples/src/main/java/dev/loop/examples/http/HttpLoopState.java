@@ -4,6 +4,7 @@ import dev.loop.Loop;
 import dev.loop.examples.io.OutputBuffer;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * What the connections of one loop share: the buffer responses are encoded into, the cached
@@ -20,6 +21,8 @@ final class HttpLoopState {
     final OutputBuffer out = new OutputBuffer(64 * 1024);
     final OutputBuffer scratch = new OutputBuffer(256);
     final HttpDate date = new HttpDate();
+    /** The Prometheus text of every loop's metrics (--metrics), or null: then /metrics is an ordinary path. */
+    Supplier<String> metrics;
     private ByteBuffer chunk;
 
     HttpLoopState(Loop loop, HttpLimits limits, StaticFiles files, LongAdder refused) {

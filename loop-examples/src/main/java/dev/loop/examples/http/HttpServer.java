@@ -3,7 +3,10 @@ package dev.loop.examples.http;
 import dev.loop.LoopOptions;
 import dev.loop.examples.io.ServerArgs;
 import dev.loop.examples.io.ServerHost;
+import dev.loop.micrometer.LoopMetricsBinder;
 import dev.loop.net.ServerOptions;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -34,40 +37,45 @@ public final class HttpServer implements AutoCloseable {
      *
      * @param dir      the directory to serve files from, or null for none
      * @param offload  read files on virtual threads ({@code Loop.offload}) rather than on the loop
+     * @param metrics  serve the loops' metrics at {@code /metrics}, in Prometheus' text format
      */
     public record Config(InetSocketAddress address, String backend, String timers, int loops, Path dir,
-                         boolean offload, Style style, HttpLimits limits) {
+                         boolean offload, Style style, HttpLimits limits, boolean metrics) {
         public static Config defaults() {
             return new Config(new InetSocketAddress(InetAddress.getLoopbackAddress(), 8080), null, null, 1, null,
-                    false, Style.PUSH, HttpLimits.defaults());
+                    false, Style.PUSH, HttpLimits.defaults(), false);
         }
 
         public Config withAddress(InetSocketAddress a) {
-            return new Config(a, backend, timers, loops, dir, offload, style, limits);
+            return new Config(a, backend, timers, loops, dir, offload, style, limits, metrics);
         }
 
         public Config withBackend(String b) {
-            return new Config(address, b, timers, loops, dir, offload, style, limits);
+            return new Config(address, b, timers, loops, dir, offload, style, limits, metrics);
         }
 
         public Config withTimers(String t) {
-            return new Config(address, backend, t, loops, dir, offload, style, limits);
+            return new Config(address, backend, t, loops, dir, offload, style, limits, metrics);
         }
 
         public Config withLoops(int n) {
-            return new Config(address, backend, timers, n, dir, offload, style, limits);
+            return new Config(address, backend, timers, n, dir, offload, style, limits, metrics);
         }
 
         public Config withDir(Path d, boolean offloadReads) {
-            return new Config(address, backend, timers, loops, d, offloadReads, style, limits);
+            return new Config(address, backend, timers, loops, d, offloadReads, style, limits, metrics);
         }
 
         public Config withStyle(Style s) {
-            return new Config(address, backend, timers, loops, dir, offload, s, limits);
+            return new Config(address, backend, timers, loops, dir, offload, s, limits, metrics);
+        }
+
+        public Config withMetrics(boolean on) {
+            return new Config(address, backend, timers, loops, dir, offload, style, limits, on);
         }
 
         public Config withLimits(HttpLimits l) {
-            return new Config(address, backend, timers, loops, dir, offload, style, l);
+            return new Config(address, backend, timers, loops, dir, offload, style, l, metrics);
         }
     }
 
@@ -91,9 +99,14 @@ public final class HttpServer implements AutoCloseable {
         LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
         // the loop's own idle timeout would reset the connection; the server closes idle ones gracefully
         ServerOptions options = ServerOptions.defaults();
+        PrometheusMeterRegistry registry = config.metrics() ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : null;
         ServerHost host = ServerHost.start("http", loopOptions, config.loops(), config.address(), options,
                 (loop, index, all) -> {
                     HttpLoopState state = new HttpLoopState(loop, config.limits(), files, refused);
+                    if (registry != null) {
+                        LoopMetricsBinder.of(loop).bindTo(registry);
+                        state.metrics = registry::scrape;
+                    }
                     return c -> {
                         accepted.increment();
                         HttpConnection h = new HttpConnection(c, state);
@@ -138,13 +151,14 @@ public final class HttpServer implements AutoCloseable {
             a = new ServerArgs("http-server", args,
                     List.of("--port", "--host", "--backend", "--timers", "--loops", "--dir", "--file-reads", "--style",
                             "--idle-timeout-ms", "--head-timeout-ms", "--body-timeout-ms", "--max-body"),
-                    List.of());
+                    List.of("--metrics"));
             c = Config.defaults();
             InetAddress host = InetAddress.getByName(a.string("--host", "127.0.0.1"));
             c = c.withAddress(new InetSocketAddress(host, a.integer("--port", 8080, 0, 65535)))
                     .withBackend(a.string("--backend", null))
                     .withTimers(a.string("--timers", null))
-                    .withLoops(a.integer("--loops", 1, 1, 1024));
+                    .withLoops(a.integer("--loops", 1, 1, 1024))
+                    .withMetrics(a.flag("--metrics"));
             String dir = a.string("--dir", null);
             String reads = a.string("--file-reads", "loop");
             if (!reads.equals("loop") && !reads.equals("offload")) {
@@ -171,7 +185,7 @@ public final class HttpServer implements AutoCloseable {
         try (HttpServer server = start(c)) {
             server.host.stopOnSignals(); // before the banner: a signal sent once it is read finds the handlers
             out.println("http server on http://" + server.address().getHostString() + ":" + server.address().getPort()
-                    + "/ (plaintext, json, echo" + (c.dir() == null ? "" : ", files from " + c.dir()
+                    + "/ (plaintext, json, echo" + (c.metrics() ? ", metrics" : "") + (c.dir() == null ? "" : ", files from " + c.dir()
                     + " read " + (c.offload() ? "off the loop" : "on the loop")) + "), backend "
                     + server.backendName() + ", " + c.loops() + (c.loops() == 1 ? " loop" : " loops ("
                     + server.host.acceptMode() + ")") + ", " + c.style().name().toLowerCase() + " style");

@@ -22,10 +22,13 @@ final class Routes {
     private static final int NOT_FOUND = 5;
     private static final int SERVER_OPTIONS = 6;
     private static final int PROXY = 7;
+    private static final int METRICS = 8;
 
     private static final byte[] PLAINTEXT_PATH = Responses.ascii("/plaintext");
     private static final byte[] JSON_PATH = Responses.ascii("/json");
     private static final byte[] ECHO_PATH = Responses.ascii("/echo");
+    private static final byte[] METRICS_PATH = Responses.ascii("/metrics");
+    private static final byte[] PROMETHEUS_TEXT = Responses.ascii("text/plain; version=0.0.4; charset=utf-8");
     private static final byte[] OCTET_STREAM = Responses.ascii("application/octet-stream");
 
     private final HttpConnection owner;
@@ -65,6 +68,8 @@ final class Routes {
             route = JSON;
         } else if (is(b, start, end, ECHO_PATH)) {
             route = ECHO;
+        } else if (shared.metrics != null && is(b, start, end, METRICS_PATH)) {
+            route = METRICS;
         } else if (shared.files != null) {
             route = FILE;
             // an absolute-form target may have no path at all (http://host): that is "/" (RFC 9110, 4.2.3)
@@ -97,6 +102,17 @@ final class Routes {
                     Responses.plaintext(out, date, withBody, connection);
                 } else {
                     Responses.json(out, shared.scratch, date, withBody, connection);
+                }
+            }
+            case METRICS -> {
+                if (!getOrHead) {
+                    Responses.text(out, date, 405, Responses.ALLOW_GET, "use GET or HEAD", withBody, connection);
+                } else {
+                    byte[] text = shared.metrics.get().getBytes(StandardCharsets.UTF_8); // a scrape: allocation is fine
+                    Responses.head(out, date, 200, null, PROMETHEUS_TEXT, text.length, connection);
+                    if (withBody) {
+                        out.put(text);
+                    }
                 }
             }
             case ECHO -> {
