@@ -22,7 +22,8 @@ public final class SimHost {
     private final SimNetwork net;
     private final String name;
     private final InetAddress address;
-    final Map<Integer, SimServerSocket> listeners = new HashMap<>();
+    /** Listening sockets by address and port ({@code "*:80"} for a wildcard). */
+    final Map<String, SimServerSocket> listeners = new HashMap<>();
     /** Ports in use by connections (an ephemeral port is not handed out twice while in use). */
     private final Map<Integer, Integer> portUse = new HashMap<>();
     /** Open sockets, in opening order: what a stop resets, what the open-file limit counts. */
@@ -90,11 +91,32 @@ public final class SimHost {
             if (nextPort > LAST_EPHEMERAL) {
                 nextPort = FIRST_EPHEMERAL;
             }
-            if (!listeners.containsKey(p) && !portUse.containsKey(p)) {
+            if (!bound(p) && !portUse.containsKey(p)) {
                 return p;
             }
         }
         return -1;
+    }
+
+    static String key(InetAddress a, int port) {
+        return (a.isAnyLocalAddress() ? "*" : a.getHostAddress()) + ":" + port;
+    }
+
+    /** Whether any listener has {@code port}. */
+    boolean bound(int port) {
+        String suffix = ":" + port;
+        for (String k : listeners.keySet()) {
+            if (k.endsWith(suffix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The listener a connect to {@code a:port} reaches: bound to that address, or to the wildcard. */
+    SimServerSocket listenerFor(InetAddress a, int port) {
+        SimServerSocket l = listeners.get(key(a, port));
+        return l != null ? l : listeners.get("*:" + port);
     }
 
     void usePort(int port) {

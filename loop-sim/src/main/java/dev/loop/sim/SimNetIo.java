@@ -56,13 +56,14 @@ final class SimNetIo implements NetIo {
             }
             checkOpenFiles();
             int port = local.getPort() == 0 ? host.ephemeralPort() : local.getPort();
-            if (port < 0 || host.listeners.containsKey(port)) {
+            if (port < 0 || (a.isAnyLocalAddress() ? host.bound(port)
+                    : host.listeners.containsKey(SimHost.key(a, port)) || host.listeners.containsKey("*:" + port))) {
                 throw SocketErrors.of(Call.BIND, SocketErrors.EADDRINUSE, null, local);
             }
             Object rcv = options.get(StandardSocketOptions.SO_RCVBUF);
             SimServerSocket s = new SimServerSocket(net, host, driver, ready, new InetSocketAddress(a, port),
                     backlog > 0 ? backlog : DEFAULT_BACKLOG, rcv == null ? SimSocket.DEFAULT_RCVBUF : (Integer) rcv);
-            host.listeners.put(port, s);
+            host.listeners.put(SimHost.key(a, port), s);
             host.open.add(s);
             net.trace(host.name() + " listening on " + s.local);
             return s;
@@ -122,7 +123,7 @@ final class SimNetIo implements NetIo {
             net.after(Simulation.RETRANSMIT_NANOS, () -> syn(s, target)); // lost: sent again
             return;
         }
-        SimServerSocket l = target.listeners.get(s.remote.getPort());
+        SimServerSocket l = target.listenerFor(s.remote.getAddress(), s.remote.getPort());
         long back = net.delay(target, host);
         if (l == null || l.closed) {
             net.after(back, () -> s.failed(SocketErrors.ECONNREFUSED));

@@ -71,7 +71,7 @@ final class SimServerSocket extends SimHandle implements IoServerSocket {
             }
             closed = true;
             host.open.remove(this);
-            host.listeners.remove(local.getPort(), this);
+            host.listeners.remove(SimHost.key(local.getAddress(), local.getPort()), this);
             for (SimSocket s : pending) {
                 s.closed = true;
                 s.in.discard();
