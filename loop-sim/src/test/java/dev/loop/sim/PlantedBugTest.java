@@ -48,7 +48,7 @@ class PlantedBugTest {
                         });
                         loop.spawn(() -> {
                             try {
-                                String line = Async.await(c.readLine(64));
+                                String line = Async.await(c.readLine(64), IOException.class);
                                 if (line != null) {
                                     idle.cancel();
                                     received.add(line);
