@@ -118,12 +118,17 @@ class SimulationTest {
         }
     }
 
+    /** A line echo server on port 7; a connection that fails (a reset, a fault) just ends. */
     static void listenEcho(Loop loop) {
         try {
             Net.listen(loop, new InetSocketAddress(7), c -> c.loop().spawn(() -> {
-                String line;
-                while ((line = Async.await(c.readLine(1024))) != null) {
-                    Async.await(c.write((line + "\n").getBytes(StandardCharsets.UTF_8)));
+                try {
+                    String line;
+                    while ((line = Async.await(c.readLine(1024), java.io.IOException.class)) != null) {
+                        Async.await(c.write((line + "\n").getBytes(StandardCharsets.UTF_8)), java.io.IOException.class);
+                    }
+                } catch (java.io.IOException failed) {
+                    // the faults under test end connections
                 }
                 c.close();
                 return null;
