@@ -52,13 +52,6 @@ public class LoopGroupContract {
     @Parameter
     Cell cell;
 
-    /** What runs here needs the kernel's sockets; a simulated network's are left out. */
-    @org.junit.jupiter.api.BeforeEach
-    void kernelSocketsOnly() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Matrix.kernelSockets(cell.backend()),
-                "backend " + cell.backend() + " has no kernel sockets: the clients are JDK sockets");
-    }
-
     /** The backend under test. */
     protected LoopOptions options() {
         return cell.options();

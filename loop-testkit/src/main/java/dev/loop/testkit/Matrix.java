@@ -124,9 +124,13 @@ public final class Matrix {
         return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null, "tcp"));
     }
 
-    /** Backends that have sockets, once each, on the default timers: for suites of whole loop groups. */
+    /**
+     * Backends whose sockets are the kernel's, once each, on the default timers: for suites of
+     * whole loop groups, which serve real clients (JDK sockets, curl, redis-cli).
+     */
     public static Stream<Cell> groups() {
-        return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null));
+        return backends().stream().filter(Matrix::hasSockets).filter(Matrix::kernelSockets)
+                .map(b -> new Cell(b, "heap", null));
     }
 
     /** Every available timer strategy, by name, for the suite on the {@code TimerQueue} SPI itself. */
