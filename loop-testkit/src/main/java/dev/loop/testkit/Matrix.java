@@ -216,8 +216,8 @@ public final class Matrix {
      * are not): the checks that need a JDK peer or count descriptors assume it.
      */
     static boolean offers(String backend, String transport) {
-        if (transport.equals("tcp")) {
-            return true;
+        if (transport.equals("tcp") || transport.equals("tls")) {
+            return true; // TLS is a layer over TCP: every backend with sockets has it
         }
         return CAPABLE.computeIfAbsent(backend + "/" + transport, k -> {
             try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
@@ -246,6 +246,10 @@ public final class Matrix {
                 }
                 return true;
             } catch (UnsupportedOperationException e) {
+                if (transport.equals("watch") && e.getMessage() != null
+                        && !e.getMessage().contains("cannot watch channels or descriptors")) {
+                    return true; // it watches descriptors (Watch.fd), only not the JDK's channels
+                }
                 System.err.println("conformance matrix: leaving " + transport + " out for " + backend + ": " + e.getMessage());
                 return false;
             } catch (IOException e) {
