@@ -43,7 +43,11 @@ class BackendLayeringTest {
                     union(SPI, NETTY, Set.of("dev.loop.linux", "io.netty.channel.epoll"))),
             new Module("loop-iouring", "dev.loop.iouring.IoUringBackendProvider",
                     union(SPI, NETTY, Set.of("dev.loop.linux", "io.netty.channel.uring"))),
-            new Module("loop-timerwheel", "dev.loop.timerwheel.TimerWheelProvider", Set.of("dev.loop.spi", "dev.loop.heap")));
+            new Module("loop-timerwheel", "dev.loop.timerwheel.TimerWheelProvider", Set.of("dev.loop.spi", "dev.loop.heap")),
+            // a backend like the others, plus the simulation that opens its hosts' loops through the
+            // public API as a user would (never the engine), and its JUnit extension
+            new Module("loop-sim", "dev.loop.sim.SimBackendProvider", Set.of("dev.loop.spi", "dev.loop",
+                    "org.junit.jupiter.api", "org.junit.jupiter.api.extension")));
 
     @Test
     void eachBackendUsesOnlyTheSpiAndWhatItBuildsOn() throws Exception {

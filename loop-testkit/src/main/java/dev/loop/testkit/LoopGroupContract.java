@@ -187,4 +187,5 @@ public class LoopGroupContract {
             assertEquals(group.loops().get(0), group.next());
         }
     }
+
 }

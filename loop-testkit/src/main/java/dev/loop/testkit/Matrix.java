@@ -89,9 +89,9 @@ public final class Matrix {
         return loops().filter(c -> hasSockets(c.backend()) && offers(c.backend(), "unix"));
     }
 
-    /** Backends with sockets x timer strategies: the suite of watched channels and descriptors. */
+    /** Backends that can watch the program's own channels x timer strategies: the suite of watched channels and descriptors. */
     public static Stream<Cell> watches() {
-        return loops().filter(c -> hasSockets(c.backend()));
+        return loops().filter(c -> hasSockets(c.backend()) && offers(c.backend(), "watch"));
     }
 
     /**
@@ -135,9 +135,13 @@ public final class Matrix {
         return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null, "tcp"));
     }
 
-    /** Backends that have sockets, once each, on the default timers: for suites of whole loop groups. */
+    /**
+     * Backends whose sockets are the kernel's, once each, on the default timers: for suites of
+     * whole loop groups, which serve real clients (JDK sockets, curl, redis-cli).
+     */
     public static Stream<Cell> groups() {
-        return backends().stream().filter(Matrix::hasSockets).map(b -> new Cell(b, "heap", null));
+        return backends().stream().filter(Matrix::hasSockets).filter(Matrix::kernelSockets)
+                .map(b -> new Cell(b, "heap", null));
     }
 
     /**
@@ -224,17 +228,32 @@ public final class Matrix {
     }
 
     /**
-     * Whether {@code backend} offers {@code transport} ({@code tcp}, {@code unix}, {@code udp}): a
-     * backend that refuses it with an {@link UnsupportedOperationException} is left out of the
-     * slices that need it, with its reason on standard error.
+     * Whether {@code backend} offers {@code transport} ({@code tcp}, {@code unix}, {@code udp}), or
+     * watching the program's channels ({@code watch}): a backend that refuses it with an
+     * {@link UnsupportedOperationException} is left out of the slices that need it, with its reason
+     * on standard error. {@code kernel} asks whether its TCP sockets are the kernel's, so that a
+     * JDK socket of this process reaches them and their descriptors count (a simulated network's
+     * are not): the checks that need a JDK peer or count descriptors assume it.
      */
     static boolean offers(String backend, String transport) {
-        if (transport.equals("tcp")) {
-            return true;
+        if (transport.equals("tcp") || transport.equals("tls")) {
+            return true; // TLS is a layer over TCP: every backend with sockets has it
         }
         return CAPABLE.computeIfAbsent(backend + "/" + transport, k -> {
             try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
-                if (transport.equals("udp")) {
+                if (transport.equals("kernel")) {
+                    return reachesTheKernel(loop);
+                }
+                if (transport.equals("watch")) {
+                    java.nio.channels.Pipe pipe = java.nio.channels.Pipe.open();
+                    try {
+                        pipe.source().configureBlocking(false);
+                        dev.loop.net.Watch.channel(loop, pipe.source()).close();
+                    } finally {
+                        pipe.source().close();
+                        pipe.sink().close();
+                    }
+                } else if (transport.equals("udp")) {
                     Datagrams.bind(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).abort();
                 } else {
                     Path dir = Files.createTempDirectory("loop");
@@ -247,12 +266,37 @@ public final class Matrix {
                 }
                 return true;
             } catch (UnsupportedOperationException e) {
+                if (transport.equals("watch") && e.getMessage() != null
+                        && !e.getMessage().contains("cannot watch channels or descriptors")) {
+                    return true; // it watches descriptors (Watch.fd), only not the JDK's channels
+                }
                 System.err.println("conformance matrix: leaving " + transport + " out for " + backend + ": " + e.getMessage());
                 return false;
             } catch (IOException e) {
                 throw new UncheckedIOException("probing " + transport + " on backend " + backend + " failed", e);
             }
         });
+    }
+
+    /** Whether a connect from {@code loop} reaches a JDK server socket of this process. */
+    private static boolean reachesTheKernel(Loop loop) throws IOException {
+        try (java.net.ServerSocket kernel = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            var attempt = Net.connect(loop, (InetSocketAddress) kernel.getLocalSocketAddress(),
+                    dev.loop.net.ConnectionOptions.defaults().withConnectTimeout(java.time.Duration.ofSeconds(5)));
+            boolean reached = !Waits.awaitFailed(loop, attempt, java.time.Duration.ofSeconds(10));
+            if (reached) {
+                attempt.result().abort();
+            } else {
+                System.err.println("conformance matrix: backend " + loop.backendName() + " does not reach the kernel's"
+                        + " sockets (" + attempt.exception() + "): checks with JDK peers or descriptor counts are left out");
+            }
+            return reached;
+        }
+    }
+
+    /** Whether {@code backend}'s TCP sockets are the kernel's (see {@link #offers}). */
+    public static boolean kernelSockets(String backend) {
+        return offers(backend, "kernel");
     }
 
     /** Whether {@code backend} can listen on a socket (a test backend may not). */

@@ -43,6 +43,7 @@ public class NetEchoContract extends StreamSuite {
 
     @Test
     void echoesRandomSizesByteExactToABlockingClient() throws Exception {
+        assumeKernelSockets("the client is a blocking JDK socket");
         Loop loop = open();
         Server server = echoServer(loop);
         SocketAddress addr = server.localSocketAddress();

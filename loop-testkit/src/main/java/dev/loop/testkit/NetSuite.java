@@ -67,6 +67,15 @@ public abstract class NetSuite {
                 && (cell.transport() == null || cell.transport().equals(Matrix.transports().get(0)));
     }
 
+    /**
+     * Skips the check where the backend's sockets are not the kernel's (a simulated network): it
+     * needs a JDK socket as the peer, or counts the process's descriptors.
+     */
+    protected void assumeKernelSockets(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Matrix.kernelSockets(cell.backend()),
+                "backend " + cell.backend() + " has no kernel sockets: " + why);
+    }
+
     // ------------------------------------------------------------------ endpoints, per transport
 
     /** Listens for the transport under test, on a free loopback address. */

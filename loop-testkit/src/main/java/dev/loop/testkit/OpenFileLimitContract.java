@@ -30,6 +30,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Conformance
 @MethodSource("dev.loop.testkit.Matrix#tcpSockets")
 public class OpenFileLimitContract extends NetSuite {
+
+    /** What runs here needs the kernel's sockets; a simulated network's are left out. */
+    @org.junit.jupiter.api.BeforeEach
+    void kernelSocketsOnly() {
+        assumeKernelSockets("the limit is the process's, and the clients are JDK sockets");
+    }
+
     static final int LIMIT = 256;
     /** Clients beyond the limit, left in the server's accept queue. */
     private static final int WAITING = 20;

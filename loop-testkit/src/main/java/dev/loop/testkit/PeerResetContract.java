@@ -29,6 +29,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("dev.loop.testkit.Matrix#tcpSockets")
 public class PeerResetContract extends NetSuite {
 
+    /** What runs here needs the kernel's sockets; a simulated network's are left out. */
+    @org.junit.jupiter.api.BeforeEach
+    void kernelSocketsOnly() {
+        assumeKernelSockets("the peer that resets is a JDK socket");
+    }
+
     @Test
     void shuttingDownOutputFromATimerAfterAResetClosesTheConnection() throws Exception {
         Loop loop = open();
@@ -61,4 +67,5 @@ public class PeerResetContract extends NetSuite {
             assertEquals(List.of(), reported, "nothing reached the loop's exception handler");
         }
     }
+
 }

@@ -38,6 +38,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Conformance
 @MethodSource("dev.loop.testkit.Matrix#backendsOverTcp")
 public class ReceiverFailureContract {
+
+    /** What runs here needs the kernel's sockets; a simulated network's are left out. */
+    @org.junit.jupiter.api.BeforeEach
+    void kernelSocketsOnly() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Matrix.kernelSockets(cell.backend()),
+                "backend " + cell.backend() + " has no kernel sockets: the clients are JDK sockets");
+    }
+
     private static final InetSocketAddress ANY_PORT = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     /** A poll's longest wait here; short, so a missing report fails in seconds rather than hangs. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);

@@ -145,6 +145,15 @@ public abstract class StreamSuite {
     }
 
     /** Skips a test of what only TCP has, saying what. */
+    /**
+     * Skips the check where the backend's sockets are not the kernel's (a simulated network): it
+     * needs a JDK socket as the peer, or counts the process's descriptors.
+     */
+    protected void assumeKernelSockets(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Matrix.kernelSockets(cell.backend()),
+                "backend " + cell.backend() + " has no kernel sockets: " + why);
+    }
+
     protected void assumeTcp(String why) {
         Assumptions.assumeTrue(cell.transport().equals("tcp"), why);
     }

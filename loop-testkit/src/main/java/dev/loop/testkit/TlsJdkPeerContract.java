@@ -45,6 +45,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Conformance
 @MethodSource("dev.loop.testkit.Matrix#tls")
 public class TlsJdkPeerContract {
+
+    /** What runs here needs the kernel's sockets; a simulated network's are left out. */
+    @org.junit.jupiter.api.BeforeEach
+    void kernelSocketsOnly() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Matrix.kernelSockets(cell.backend()),
+                "backend " + cell.backend() + " has no kernel sockets: the peers are the JDK's TLS sockets");
+    }
+
     private static final int SO_TIMEOUT_MS = 8000;
 
     @Parameter

@@ -26,6 +26,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Conformance
 @MethodSource("dev.loop.testkit.Matrix#tcpSockets")
 public class TrafficMemoryContract extends NetSuite {
+
+    /** What runs here needs the kernel's sockets; a simulated network's are left out. */
+    @org.junit.jupiter.api.BeforeEach
+    void kernelSocketsOnly() {
+        assumeKernelSockets("the traffic comes from JDK sockets in a child JVM");
+    }
+
     /** Few enough for seconds; the bulk echo makes what is kept per connection show above the JVM's own. */
     static final int CONNECTIONS = 3_000;
     static final int ROUNDS = 3;

@@ -36,6 +36,22 @@ final class Waits {
         throw new AssertionError("expected " + f + " to fail");
     }
 
+    /** Runs the loop until {@code f} is done; true if it failed. After {@code patience} the loop stops and this throws. */
+    static boolean awaitFailed(Loop loop, LoopFuture<?> f, Duration patience) {
+        TimerHandle watchdog = loop.callLater(patience, loop::stop);
+        try {
+            loop.runUntilComplete(f);
+            return false;
+        } catch (Throwable failed) { // the future's own exception, checked ones too
+            if (!f.isDone()) {
+                throw new AssertionError("still waiting after " + patience, failed);
+            }
+            return true;
+        } finally {
+            watchdog.cancel();
+        }
+    }
+
     /** Runs {@code iterations} loop iterations. */
     static void spin(Loop loop, int iterations) {
         for (int i = 0; i < iterations; i++) {
