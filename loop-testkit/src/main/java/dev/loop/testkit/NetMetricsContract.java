@@ -48,6 +48,7 @@ public class NetMetricsContract extends StreamSuite {
     @Test
     void aPeerThatFailsItsHandshakeIsCountedOnce() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(isTls(), "TLS only");
+        assumeKernelSockets("the failing peer is a JDK socket");
         Loop loop = open();
         Server server = echoServer(loop);
         InetSocketAddress at = (InetSocketAddress) server.localSocketAddress();
