@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import org.jctools.queues.MessagePassingQueue;
 
 /**
  * The run loop under every {@code dev.loop.Loop}: the ready queue, the inbox other threads submit
@@ -31,12 +30,9 @@ public abstract class Engine {
     private final String backendName;
     private final String timersName;
     private final boolean debug;
-    private final int maxInboxPerIteration;
 
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>(1024);
     private final Inbox inbox;
-    private final MessagePassingQueue.Consumer<Object> fromInbox = this::acceptFromInbox;
-    private final MessagePassingQueue.Consumer<Object> runFromInbox = this::runSubmitted;
     private final Extensions extensions = new Extensions();
     private final AutoCloseable clockSubscription;
     private final EngineLog log;
@@ -44,6 +40,7 @@ public abstract class Engine {
     private final BooleanSupplier workArrived = this::workArrived;
     private final BooleanSupplier stillIdle = this::idle;
     private final CallbackRunner callbacks;
+    private final Submissions submissions;
     private final LoopStats stats;
 
     private volatile Thread owner;
@@ -51,7 +48,6 @@ public abstract class Engine {
     private volatile boolean closed;
     private boolean closing;
     private long iterations;
-    private boolean fed; // the inbox gave the loop something since phase 2 last looked
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
@@ -61,11 +57,12 @@ public abstract class Engine {
         this.backendName = settings.backendName();
         this.timersName = settings.timersName();
         this.debug = settings.debug();
-        this.maxInboxPerIteration = settings.maxInboxPerIteration();
         this.inbox = new Inbox("backend " + backendName);
         this.log = new EngineLog(backendName);
         this.sleep = new Sleep(io, timers, clock);
         this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos(), stats);
+        this.submissions = new Submissions(this, inbox, ready, this.timers, callbacks, stats,
+                settings.maxInboxPerIteration());
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
         io.reportFailuresTo(this::receiverFailed);
     }
@@ -117,25 +114,10 @@ public abstract class Engine {
             if (inbox.isEmpty()) {
                 ready.addLast(r); // the common case: one array store, no allocation
             } else {
-                behindInbox(r);
+                submissions.behindInbox(r); // never overtake what other threads submitted first
             }
         } else {
-            submit(r);
-        }
-    }
-
-    /**
-     * On the loop thread while submissions of other threads wait in the inbox: those may have
-     * happened before this one, so it queues behind them instead of overtaking them in the ready
-     * queue. While running, the loop thread offers to the inbox like anyone else (no wake-up: it
-     * is awake); while closing, close owns the inbox, so what waits there is taken first.
-     */
-    private void behindInbox(Object item) {
-        if (closing) {
-            drainInbox();
-            acceptFromInbox(item);
-        } else {
-            inbox.offer(item); // never shut while the loop runs: close refuses a running loop
+            submissions.submit(r);
         }
     }
 
@@ -156,10 +138,10 @@ public abstract class Engine {
             if (inbox.isEmpty()) {
                 timers.add(t, closing);
             } else {
-                behindInbox(t);
+                submissions.behindInbox(t);
             }
         } else {
-            submit(t);
+            submissions.submit(t);
         }
     }
 
@@ -169,16 +151,10 @@ public abstract class Engine {
             timers.remove(t);
         } else if (!inbox.isShut()) {
             try {
-                submit(t);
+                submissions.submit(t);
             } catch (RejectedExecutionException closedMeanwhile) {
                 // the loop closed and dropped its timers: nothing left to remove
             }
-        }
-    }
-
-    private void submit(Object item) {
-        if (inbox.offer(item)) {
-            wakeIfSleeping();
         }
     }
 
@@ -228,7 +204,7 @@ public abstract class Engine {
         iterations++;
         stats.iterationBegins();
         // 1. Move work submitted by other threads (MPSC inbox) into the ready queue.
-        drainInbox();
+        submissions.drain();
 
         // 2. Compute the poll timeout: 0 if anything is ready or a stop is pending; else until the
         //    earliest timer; else forever. A loop that other threads have just fed looks a moment
@@ -236,9 +212,9 @@ public abstract class Engine {
         long timeout = 0;
         if (ready.isEmpty() && !stopping) {
             stats.mayWait();
-            timeout = sleep.timeout(workArrived, fed);
+            timeout = sleep.timeout(workArrived, submissions.fed());
         }
-        fed = false;
+        submissions.looked();
 
         // 3. Poll the I/O backend; readiness handlers enqueue their callbacks.
         poll(timeout);
@@ -246,7 +222,7 @@ public abstract class Engine {
         // 4. Move every timer whose deadline has passed into the ready queue (capped per
         //    iteration), then count the work other threads submitted while we polled.
         timers.expire(clock);
-        int submitted = submittedWhilePolling();
+        int submitted = submissions.countWhilePolling();
 
         // 5. Run exactly the callbacks that were ready when this step began, then the
         //    submissions counted in step 4, straight from the inbox; callbacks they schedule run
@@ -255,36 +231,8 @@ public abstract class Engine {
         for (int n = ready.size(); n > 0; n--) {
             runCallback(ready.pollFirst());
         }
-        runSubmitted(submitted);
+        submissions.run(submitted);
         stats.iterationEnds(ready.size(), timers.size());
-    }
-
-    /**
-     * Phase 4's count of the inbox (capped): run after the ready callbacks, in the order a move
-     * behind them would give, without the copy through the ready queue (docs/BENCHMARKS.md).
-     * Closing moves them: a callSoon there drains the inbox ({@link #behindInbox}), never inside a drain.
-     */
-    private int submittedWhilePolling() {
-        if (closing) {
-            drainInbox();
-            return 0;
-        }
-        return Math.min(inbox.size(), maxInboxPerIteration);
-    }
-
-    private void runSubmitted(int count) {
-        if (count > 0 && inbox.drain(runFromInbox, count) > 0) {
-            fed = true;
-        }
-    }
-
-    private void runSubmitted(Object item) {
-        stats.fromOtherThread();
-        if (item instanceof EngineTimer t) {
-            timers.fromInbox(t, closing);
-        } else {
-            runCallback((Runnable) item);
-        }
     }
 
     /** The last look before sleeping (interrupted: the last iteration, which a backend may not see). */
@@ -300,21 +248,6 @@ public abstract class Engine {
             report("I/O backend " + backendName + " failed to poll", t, io);
         }
         stats.pollEnded(begun);
-    }
-
-    void drainInbox() {
-        if (inbox.drain(fromInbox, maxInboxPerIteration) > 0) {
-            fed = true;
-        }
-    }
-
-    void acceptFromInbox(Object item) {
-        stats.fromOtherThread();
-        if (item instanceof EngineTimer t) {
-            timers.fromInbox(t, closing);
-        } else {
-            ready.addLast((Runnable) item);
-        }
     }
 
     void runCallback(Runnable r) {
@@ -406,7 +339,7 @@ public abstract class Engine {
             stopping = true; // every pass below polls without blocking
         }
         try {
-            new Shutdown(this, inbox, ready, timers, extensions.closeHooks(), clockSubscription).run();
+            new Shutdown(this, inbox, submissions, ready, timers, extensions.closeHooks(), clockSubscription).run();
         } finally {
             synchronized (this) {
                 closed = true;

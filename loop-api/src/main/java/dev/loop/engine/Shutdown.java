@@ -18,15 +18,17 @@ import java.util.function.BooleanSupplier;
 final class Shutdown {
     private final Engine engine;
     private final Inbox inbox;
+    private final Submissions submissions;
     private final ArrayDeque<Runnable> ready;
     private final EngineTimers timers;
     private final List<Runnable> closeHooks;
     private final AutoCloseable clockSubscription;
 
-    Shutdown(Engine engine, Inbox inbox, ArrayDeque<Runnable> ready, EngineTimers timers,
+    Shutdown(Engine engine, Inbox inbox, Submissions submissions, ArrayDeque<Runnable> ready, EngineTimers timers,
              List<Runnable> closeHooks, AutoCloseable clockSubscription) {
         this.engine = engine;
         this.inbox = inbox;
+        this.submissions = submissions;
         this.ready = ready;
         this.timers = timers;
         this.closeHooks = closeHooks;
@@ -42,11 +44,11 @@ final class Shutdown {
             for (Runnable hook : closeHooks) {
                 engine.runCallback(hook);
             }
-            engine.drainInbox();
+            submissions.drain();
             timers.cancelAll();
             runWhile(() -> !ready.isEmpty() || !inbox.isEmpty());
         } finally {
-            inbox.seal(engine::acceptFromInbox);
+            inbox.seal(submissions::accept);
             // What the seal took runs now; the inbox is no longer drained by this thread.
             runWhile(() -> !ready.isEmpty());
             if (!ready.isEmpty()) {

@@ -40,8 +40,9 @@ import java.nio.channels.FileChannel;
  * <p><b>Writes.</b> {@link #write} copies into the socket's send buffer and says how much it took,
  * as a kernel's send buffer would; the driver queues one send per socket per iteration for
  * everything written, just before its {@code io_uring_enter}. The send buffer ({@link Outbound})
- * is held only while it holds bytes. {@link #close()} lets taken bytes leave before the descriptor closes (a kernel
- * send buffer would too); {@link #abort()} drops them and resets.
+ * is held only while it holds bytes; sending, files and the output shutdown are {@link Sending}'s.
+ * {@link #close()} lets taken bytes leave before the descriptor closes (a kernel send buffer would
+ * too); {@link #abort()} drops them and resets.
  */
 final class IoUringSocket extends IoUringChannel implements IoSocket {
     static final int SEND_BUFFER = Outbound.SIZE;
@@ -62,8 +63,8 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private boolean connected;
     private boolean wantConnectPoll;
     private boolean aborted;
-    private boolean readInterest;
-    private boolean writeInterest;
+    boolean readInterest; // read by Sending, written here only
+    boolean writeInterest;
     /** Unix domain: both names are known to the opener, and Netty reads a socket's name only as IP. */
     private final boolean unix;
     private SocketAddress local;
@@ -82,20 +83,8 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     private boolean eof;
     private IOException failure;
 
-    /** Sending: the send buffer and its send; null while nothing waits to leave. */
-    private Outbound out;
-    /**
-     * A file could not be sent just now (taken bytes still in flight, or the socket full): write
-     * readiness is reported by the send's completion or by {@link #writePollId}'s, not by the
-     * level pass, which would otherwise ask again and again while nothing can change.
-     */
-    private boolean fileWaits;
-    private boolean wantWritePoll;
-    /** The poll for room ({@link Ops#WRITE_POLL}) in flight, or 0. */
-    private long writePollId;
-    private boolean writePollCancelled;
-    private boolean shutdownPending;
-    private boolean outputShut;
+    /** Sending: the send buffer, files and the output shutdown. */
+    private final Sending send = new Sending(this);
 
     /** A TCP socket; its local address is asked of the kernel when first wanted. */
     IoUringSocket(IoUringNetIo net, Socket socket, IoReady ready, boolean connected, SocketAddress remote) {
@@ -172,7 +161,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
                 armReceive();
             }
         }
-        if (write && connected && room() > 0 && !fileWaits) {
+        if (write && connected && send.writable()) {
             reportAgain();
         }
     }
@@ -183,7 +172,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         if (readInterest && (unread() > 0 || eof || failure != null)) {
             ops |= IoReady.READ;
         }
-        if (writeInterest && connected && (room() > 0 && !fileWaits || failure != null)) {
+        if (writeInterest && connected && (send.writable() || failure != null)) {
             ops |= IoReady.WRITE;
         }
         return ops;
@@ -191,11 +180,6 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     private int unread() {
         return in == null ? 0 : in.unread();
-    }
-
-    /** Bytes {@link #write} would take now. */
-    private int room() {
-        return out == null ? SEND_BUFFER : out.room();
     }
 
     private boolean wantsReceive() {
@@ -215,10 +199,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             wantConnectPoll = false;
             pollId = submit(Ops.poll(fd, Ops.POLLOUT, data(Ops.POLL)));
         }
-        if (wantWritePoll && writePollId == 0) {
-            wantWritePoll = false;
-            writePollId = submit(Ops.poll(fd, Ops.POLLOUT, data(Ops.WRITE_POLL)));
-        }
+        send.submitWritePoll();
         if (wantsReceive()) {
             if (in == null) {
                 pollId = submit(Ops.poll(fd, Ops.POLLIN, data(Ops.READ_POLL)));
@@ -230,7 +211,7 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             in.cancelled = true;
             submit(Ops.cancel(in.id, data(Ops.CANCEL)));
         }
-        flush();
+        send.flush();
     }
 
     /** Starts receiving into {@code next}, keeping what the last buffer had learned. */
@@ -288,18 +269,13 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             // once; if not, it arms its poll first and skips an attempt that would find nothing.
             received(res, (flags & Ops.IORING_CQE_F_SOCK_NONEMPTY) != 0);
         } else if (op == Ops.SEND) {
-            sent(res);
+            send.sent(res);
         } else if (op == Ops.READ_POLL) {
             pollId = 0;
             pollCancelled = false;
             readPolled(res);
         } else if (op == Ops.WRITE_POLL) {
-            writePollId = 0;
-            writePollCancelled = false;
-            fileWaits = false;
-            if (res != -Ops.ECANCELED && !isClosing() && writeInterest) {
-                report(IoReady.WRITE); // room, or an error the next call meets
-            }
+            send.writePolled(res);
         } else if (op == Ops.POLL) {
             pollId = 0;
             pollCancelled = false;
@@ -390,10 +366,22 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     /** Keeps the first failure, a completion's negative result, for the next read or write to throw. */
-    private void fail(int res) {
+    void fail(int res) {
         if (failure == null) {
             failure = NativeErrors.ofResult(Call.IO, res, null);
         }
+    }
+
+    /** Keeps {@code e} unless a failure came first. */
+    void failWith(IOException e) {
+        if (failure == null) {
+            failure = e;
+        }
+    }
+
+    /** The first failure, which the next read or write throws; null while there is none. */
+    IOException failure() {
+        return failure;
     }
 
     @Override
@@ -435,222 +423,29 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        checkWritable();
-        int n = Math.min(src.remaining(), room());
-        if (n > 0) {
-            if (out == null) {
-                out = net.buffers().takeSend(n);
-            } else if (out.end + n > out.capacity) {
-                growSendBuffer(out.end + n); // room() allows it only while no send is in flight
-            }
-            Outbound o = out;
-            int limit = src.limit();
-            src.limit(src.position() + n);
-            o.buffer.limit(o.capacity).position(o.end);
-            o.buffer.put(src);
-            src.limit(limit);
-            o.end += n;
-            if (o.id == 0) {
-                requestSubmit();
-            }
-        }
-        return n;
-    }
-
-    /**
-     * Moves what is taken into a buffer that holds {@code bytes}: a socket that sends small
-     * messages keeps a small buffer, one that writes more is given a larger one as it does.
-     */
-    private void growSendBuffer(int bytes) {
-        Outbound old = out;
-        Outbound grown = net.buffers().takeSend(bytes);
-        old.buffer.limit(old.end).position(0);
-        grown.buffer.clear();
-        grown.buffer.put(old.buffer);
-        grown.end = old.end;
-        out = grown;
-        net.buffers().giveBackSend(old);
+        return send.write(src);
     }
 
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        long total = 0;
-        for (int i = offset; i < offset + length; i++) {
-            ByteBuffer b = srcs[i];
-            if (!b.hasRemaining()) {
-                continue;
-            }
-            int n = write(b);
-            total += n;
-            if (b.hasRemaining()) {
-                break;
-            }
-        }
-        return total;
-    }
-
-    private void checkWritable() throws IOException {
-        if (failure != null) {
-            throw failure;
-        }
-        if (isClosing()) {
-            throw new ClosedChannelException();
-        }
-        if (outputShut || shutdownPending) {
-            throw new IOException("output of " + this + " is shut down");
-        }
-    }
-
-    /** Everything taken since the last send leaves in one send, once the last one completed. */
-    private void flush() {
-        Outbound o = out;
-        if (o == null || o.id != 0 || o.end == 0 || failure != null) {
-            return;
-        }
-        o.sending = o.end;
-        o.id = submit(o.sendOps(fd, data(Ops.SEND)));
-    }
-
-    private void sent(int res) {
-        Outbound o = out;
-        o.id = 0;
-        o.cancelled = false;
-        if (res < 0) {
-            if (res != -Ops.ECANCELED) {
-                fail(res);
-                report(IoReady.ERROR | (readInterest ? IoReady.READ : 0) | (writeInterest ? IoReady.WRITE : 0));
-            }
-            giveBackSendBuffer();
-            return;
-        }
-        // Keep what the kernel did not take (a short send) and what was written meanwhile.
-        int left = Math.max(0, o.end - res);
-        if (left > 0) {
-            o.buffer.limit(o.end).position(res);
-            o.buffer.compact();
-        }
-        o.end = left;
-        o.sending = 0;
-        fileWaits = false;
-        if (left > 0) {
-            requestSubmit();
-        } else {
-            giveBackSendBuffer();
-            if (shutdownPending) {
-                shutdownNow();
-            }
-            if (isClosing()) {
-                return; // the close waited for this send; the channel releases itself now
-            }
-        }
-        if (writeInterest && !isClosing()) {
-            report(IoReady.WRITE);
-        }
-    }
-
-    private void giveBackSendBuffer() {
-        if (out != null) {
-            net.buffers().giveBackSend(out);
-            out = null;
-        }
+        return send.write(srcs, offset, length);
     }
 
     /** {@code sendfile(2)} on this socket's descriptor when the JDK and Netty allow it ({@link SendFile}). */
     @Override
     public IoFileSender fileSender(FileChannel file) {
         int fileFd = SendFile.descriptorOf(file);
-        return fileFd < 0 ? null : (f, position, count) -> sendFile(fileFd, f, position, count);
-    }
-
-    /**
-     * Sends from the file only once every byte taken before has left (a send in flight would
-     * otherwise be overtaken); a full socket arms a poll for room.
-     */
-    private long sendFile(int fileFd, FileChannel file, long position, long count) throws IOException {
-        checkWritable();
-        if (out != null && (out.id != 0 || !sendTakenNow()) || writePollId != 0 || wantWritePoll) {
-            fileWaits = true;
-            return 0;
-        }
-        if (!file.isOpen()) {
-            throw new ClosedChannelException(); // its descriptor may already be another file's
-        }
-        long n = SendFile.send(fd, fileFd, position, count);
-        if (n == count) {
-            return n;
-        }
-        if (n > 0 || n == -Ops.EAGAIN || n == -Ops.EINTR) {
-            // Short or refused: the socket is full. Nothing of ours is in flight to complete and
-            // say when it has room again, so a poll does (the level pass only repeats reports).
-            fileWaits = true;
-            wantWritePoll = true;
-            requestSubmit();
-            return Math.max(n, 0);
-        }
-        if (n == 0) {
-            return -1; // nothing at position: the file ends there
-        }
-        fail((int) n);
-        throw failure;
-    }
-
-    /**
-     * Sends the bytes taken but not yet submitted (a response head written just before the file)
-     * with one {@code send(2)} now, rather than a ring send whose completion the file would wait
-     * a loop turn for. Returns whether none is left; what the socket did not take goes by the ring.
-     */
-    private boolean sendTakenNow() throws IOException {
-        Outbound o = out;
-        int n;
-        try {
-            n = socket.sendAddress(o.address, 0, o.end);
-        } catch (IOException e) {
-            if (failure == null) {
-                failure = NativeErrors.translate(Call.IO, e, null);
-            }
-            throw failure;
-        }
-        if (n >= o.end) {
-            giveBackSendBuffer();
-            return true;
-        }
-        if (n > 0) {
-            o.buffer.limit(o.end).position(n);
-            o.buffer.compact();
-            o.end -= n;
-        }
-        requestSubmit();
-        return false;
+        return fileFd < 0 ? null : (f, position, count) -> send.sendFile(fileFd, f, position, count);
     }
 
     @Override
     public void shutdownOutput() throws IOException {
-        checkWritable();
-        if (out == null || out.end == 0 && out.id == 0) {
-            shutdownNow();
-        } else {
-            shutdownPending = true;
-        }
-    }
-
-    private void shutdownNow() {
-        shutdownPending = false;
-        outputShut = true;
-        try {
-            NativeStreams.shutdownOutput(socket);
-        } catch (IOException e) {
-            if (failure == null) {
-                failure = e;
-            }
-        }
+        send.shutdownOutput();
     }
 
     @Override
     void cancelInFlight() {
-        if (writePollId != 0 && !writePollCancelled) {
-            writePollCancelled = true;
-            submit(Ops.cancel(writePollId, data(Ops.CANCEL)));
-        }
+        send.cancelWritePoll();
         if (pollId != 0 && !pollCancelled) {
             pollCancelled = true;
             submit(Ops.cancel(pollId, data(Ops.CANCEL)));
@@ -660,13 +455,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             submit(Ops.cancel(in.id, data(Ops.CANCEL)));
         }
         if (aborted || shuttingDown()) {
-            if (out != null && out.id != 0 && !out.cancelled) {
-                out.cancelled = true;
-                submit(Ops.cancel(out.id, data(Ops.CANCEL)));
-            }
+            send.cancelSend();
         } else if (connected) {
             // Bytes already taken still leave, as they would from a kernel's send buffer.
-            flush();
+            send.flush();
         }
     }
 
@@ -674,15 +466,13 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     public void abort() {
         NativeStreams.lingerZero(socket);
         aborted = true;
-        if (out != null) {
-            out.end = 0;
-        }
+        send.dropTaken();
         closeWhenIdle();
     }
 
     @Override
     void freeBuffers() {
-        giveBackSendBuffer();
+        send.giveBackSendBuffer();
         releaseReceiveBuffer();
     }
 
