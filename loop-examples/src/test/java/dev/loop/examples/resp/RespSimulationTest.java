@@ -41,8 +41,8 @@ class RespSimulationTest {
 
     /** The server as RespServer wires it, on the simulated host's loop. */
     static void serve(Loop loop) {
-        RespConnection.Data data = new RespConnection.Data(loop, new Commands(new Keyspace(loop), Map.of()),
-                new LongAdder());
+        RespConnection.Data data = new RespConnection.Data(loop, new Commands(new Keyspace[] {new Keyspace(loop)},
+                Map.of()), new LongAdder(), new AtomicLong());
         OutputBuffer out = new OutputBuffer(64 * 1024);
         try {
             Net.listen(loop, new InetSocketAddress(6379),
