@@ -83,7 +83,10 @@ public final class LoopMetricsBinder implements MeterBinder {
 
     private static void gauge(MeterRegistry r, String name, String help, Snapshot s, ToDoubleFunction<Snapshot> f,
                               Tags t, String unit) {
-        Gauge.builder(name, s, f).description(help).tags(t).baseUnit(unit).register(r);
+        // strongly: Micrometer holds a meter's object weakly, and nothing else holds the snapshot,
+        // so after a garbage collection every meter of the loop would read NaN (function counters
+        // share the snapshot and stay alive through these gauges)
+        Gauge.builder(name, s, f).description(help).tags(t).baseUnit(unit).strongReference(true).register(r);
     }
 
     private static void counter(MeterRegistry r, String name, String help, Snapshot s, ToDoubleFunction<LoopMetrics> f,

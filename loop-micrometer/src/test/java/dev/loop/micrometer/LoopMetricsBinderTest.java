@@ -52,6 +52,24 @@ class LoopMetricsBinderTest {
     }
 
     @ParameterizedTest
+    @MethodSource("dev.loop.testkit.Matrix#loops")
+    void theMetersOutliveAGarbageCollection(Cell cell) {
+        try (Loop loop = Loops.open(cell.options())) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            LoopMetricsBinder.of(loop).bindTo(registry); // the binder and its snapshots: referenced by nobody else
+            loop.callSoon(() -> { });
+            loop.stop();
+            loop.runForever();
+            for (int i = 0; i < 3; i++) {
+                System.gc(); // Micrometer holds a meter's object weakly: a collected one reads NaN
+            }
+            FunctionCounter callbacks = registry.get("loop.callbacks").functionCounter();
+            assertTrue(callbacks.count() >= 1, "callbacks after a collection: " + callbacks.count());
+            assertEquals(0.0, registry.get("loop.timers.pending").gauge().value(), "a gauge after a collection");
+        }
+    }
+
+    @ParameterizedTest
     @MethodSource("dev.loop.testkit.Matrix#groups")
     void aGroupGetsOneSetOfMetersPerLoop(Cell cell) throws Exception {
         try (LoopGroup group = LoopGroup.open(2, cell.options())) {
