@@ -9,13 +9,12 @@ import dev.loop.LoopFuture;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
 import dev.loop.ManualClock;
-import dev.loop.Promise;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionOptions;
 import dev.loop.net.Net;
 import dev.loop.net.Server;
 import dev.loop.examples.http.HttpServer;
-import java.io.ByteArrayOutputStream;
+import dev.loop.testkit.StreamSuite;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -117,7 +116,7 @@ class TcpProxyTest {
     @ValueSource(strings = {"select", "epoll", "io_uring"})
     void aHalfCloseGoesThroughAndTheOtherSideStillAnswers(String backend) throws Exception {
         try (Loop loop = open(backend)) {
-            Server upstream = Net.listen(loop, ANY, c -> readAll(c).onDone(f -> {
+            Server upstream = Net.listen(loop, ANY, c -> StreamSuite.readAll(c).onDone(f -> {
                 c.write(("answer to " + new String(f.result(), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
                 c.close();
             }));
@@ -125,7 +124,7 @@ class TcpProxyTest {
             Connection client = loop.runUntilComplete(Net.connect(loop, proxy.address()));
             client.write("question".getBytes(StandardCharsets.UTF_8));
             client.shutdownOutput();
-            byte[] answer = loop.runUntilComplete(readAll(client));
+            byte[] answer = loop.runUntilComplete(StreamSuite.readAll(client));
             assertEquals("answer to question", new String(answer, StandardCharsets.UTF_8));
         }
     }
@@ -213,25 +212,5 @@ class TcpProxyTest {
             loop.stop();
             loop.runForever();
         }
-    }
-
-    private static LoopFuture<byte[]> readAll(Connection c) {
-        Promise<byte[]> all = c.loop().newPromise();
-        readRest(c, ByteBuffer.allocate(16 * 1024), new ByteArrayOutputStream(), all);
-        return all;
-    }
-
-    private static void readRest(Connection c, ByteBuffer buf, ByteArrayOutputStream acc, Promise<byte[]> all) {
-        buf.clear();
-        c.read(buf).onDone(f -> {
-            if (!f.isSuccess()) {
-                all.tryFail(f.exception());
-            } else if (f.result() < 0) {
-                all.complete(acc.toByteArray());
-            } else {
-                acc.write(buf.array(), 0, f.result());
-                readRest(c, buf, acc, all);
-            }
-        });
     }
 }

@@ -196,8 +196,8 @@ public abstract class StreamSuite {
         return listen(loop, c -> c.setHandler((conn, data) -> conn.write(data)));
     }
 
-    /** Reads until end of stream, completing with everything read. */
-    protected static LoopFuture<byte[]> readAll(Connection c) {
+    /** Reads until end of stream, completing with everything read. Also for tests outside the suites. */
+    public static LoopFuture<byte[]> readAll(Connection c) {
         Promise<byte[]> all = c.loop().newPromise();
         readRest(c, ByteBuffer.allocate(16 * 1024), new ByteArrayOutputStream(), all);
         return all;
