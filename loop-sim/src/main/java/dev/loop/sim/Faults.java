@@ -5,8 +5,8 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The network's conditions in a simulation: latency and jitter (drawn from the seed), and which
- * links are cut. Changed from the test's thread between runs, or from a script the simulation runs
+ * The network's conditions in a simulation: latency and jitter (drawn from the seed), which
+ * links are cut, and the loss and duplication of datagrams (drawn from the seed). Changed from the test's thread between runs, or from a script the simulation runs
  * at a given time ({@link Simulation#at}). Guarded by the network's lock.
  */
 public final class Faults {

@@ -136,8 +136,13 @@ final class SimDatagramSocket extends SimHandle implements IoDatagram {
             if (to.isUnresolved() || to.getPort() == 0) {
                 throw SocketErrors.of(Call.IO, 22, null, null); // EINVAL, as sendto answers
             }
-            if (SimDatagrams.isBroadcast(to.getAddress()) && !broadcast) {
+            InetAddress a = to.getAddress();
+            boolean group = a.isMulticastAddress() || SimDatagrams.isBroadcast(a);
+            if (group && !a.isMulticastAddress() && !broadcast) {
                 throw SocketErrors.of(Call.IO, SocketErrors.EACCES, null, null); // what Linux answers without SO_BROADCAST
+            }
+            if (!group && local.getAddress().isLoopbackAddress() && net.hostAt(a, host) != host) {
+                throw SocketErrors.of(Call.IO, 22, null, null); // EINVAL: Linux sends nothing from loopback to elsewhere
             }
             byte[] data = new byte[src.remaining()]; // the copy in flight: the caller may reuse its buffer at once
             src.get(data);
