@@ -262,6 +262,43 @@ class DatagramSimulationTest {
         }
     }
 
+    @Test
+    void addressesBindAsInTheKernelAndADatagramReachesTheSocketOfItsAddress() {
+        try (Simulation sim = Simulation.create(6)) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            List<Throwable> refused = new CopyOnWriteArrayList<>();
+            List<InetSocketAddress> ephemeral = new CopyOnWriteArrayList<>();
+            SimHost host = sim.host("host", loop -> loop.spawn(() -> {
+                InetAddress v4 = InetAddress.getByName("127.0.0.1");
+                InetAddress v6 = InetAddress.getByName("::1");
+                for (InetAddress a : List.of(v4, v6)) { // one port, two addresses: no clash
+                    Datagrams.bind(loop, new InetSocketAddress(a, PORT))
+                            .setHandler((ep, data, sender) -> got.add(a.getHostAddress() + " got "
+                                    + StandardCharsets.UTF_8.decode(data)));
+                }
+                for (InetSocketAddress taken : List.of(new InetSocketAddress(PORT), // the wildcard overlaps both
+                        new InetSocketAddress(InetAddress.getByName("10.0.0.9"), PORT))) { // not this host's
+                    try {
+                        Datagrams.bind(loop, taken);
+                    } catch (IOException e) {
+                        refused.add(e);
+                    }
+                }
+                DatagramEndpoint client = Datagrams.bind(loop, new InetSocketAddress(v6, 0));
+                ephemeral.add(client.localAddress());
+                Async.await(client.send(utf8("six"), new InetSocketAddress(v6, PORT)));
+                return null;
+            }));
+            sim.runUntil(() -> !got.isEmpty(), Duration.ofSeconds(1));
+            assertEquals(List.of("0:0:0:0:0:0:0:1 got six"), got, "the socket on ::1, not the one on 127.0.0.1");
+            assertEquals(2, refused.size(), refused.toString());
+            assertEquals("Address already in use: " + new InetSocketAddress(PORT), refused.get(0).getMessage());
+            assertEquals("Cannot assign requested address: /10.0.0.9:" + PORT, refused.get(1).getMessage());
+            assertEquals(32768, ephemeral.get(0).getPort(), "ephemeral ports start where Linux's do");
+            assertTrue(host.isUp());
+        }
+    }
+
     private static ByteBuffer utf8(String s) {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
     }
