@@ -5,8 +5,8 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The network's conditions in a simulation: latency and jitter (drawn from the seed), and which
- * links are cut. Changed from the test's thread between runs, or from a script the simulation runs
+ * The network's conditions in a simulation: latency and jitter (drawn from the seed), which
+ * links are cut, and the loss and duplication of datagrams (drawn from the seed). Changed from the test's thread between runs, or from a script the simulation runs
  * at a given time ({@link Simulation#at}). Guarded by the network's lock.
  */
 public final class Faults {
@@ -15,9 +15,11 @@ public final class Faults {
     private long jitterNanos = Duration.ofMillis(1).toNanos();
     private long loopbackNanos = Duration.ofMillis(0).toNanos() + 20_000;
     private final Set<String> cut = new HashSet<>();
+    final DatagramFaults datagrams;
 
     Faults(Simulation simulation) {
         this.simulation = simulation;
+        this.datagrams = new DatagramFaults(simulation);
     }
 
     /** One-way delay between two hosts: {@code latency} plus up to {@code jitter}, drawn from the seed. */
@@ -76,6 +78,30 @@ public final class Faults {
             }
         });
         simulation.trace("reset " + a.name() + " <-> " + b.name());
+        return this;
+    }
+
+    /** Loses each datagram between two hosts with probability {@code rate}, drawn from the seed; 0 stops it. */
+    public Faults datagramLoss(double rate) {
+        locked(() -> datagrams.loss(rate));
+        return this;
+    }
+
+    /** Loses each datagram between {@code a} and {@code b} (both ways) with probability {@code rate}, overriding the rate for all. */
+    public Faults datagramLoss(SimHost a, SimHost b, double rate) {
+        locked(() -> datagrams.loss(a, b, rate));
+        return this;
+    }
+
+    /** Delivers each datagram between two hosts twice with probability {@code rate}, each copy with its own delay. */
+    public Faults datagramDuplication(double rate) {
+        locked(() -> datagrams.duplication(rate));
+        return this;
+    }
+
+    /** Delivers each datagram between {@code a} and {@code b} (both ways) twice with probability {@code rate}. */
+    public Faults datagramDuplication(SimHost a, SimHost b, double rate) {
+        locked(() -> datagrams.duplication(a, b, rate));
         return this;
     }
 

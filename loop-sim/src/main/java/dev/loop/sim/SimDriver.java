@@ -177,6 +177,8 @@ final class SimDriver implements IoDriver {
                 s.close();
             } else if (h instanceof SimServerSocket s) {
                 s.close();
+            } else if (h instanceof SimDatagramSocket s) {
+                s.close();
             }
         }
     }

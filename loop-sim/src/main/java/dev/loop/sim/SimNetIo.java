@@ -1,5 +1,6 @@
 package dev.loop.sim;
 
+import dev.loop.spi.DatagramIo;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
@@ -28,6 +29,7 @@ final class SimNetIo implements NetIo {
     private final SimDriver driver;
     private final SimNetwork net;
     private final SimHost host;
+    private DatagramIo datagrams;
 
     SimNetIo(SimDriver driver) {
         this.driver = driver;
@@ -176,5 +178,13 @@ final class SimNetIo implements NetIo {
         } finally {
             net.lock.unlock();
         }
+    }
+
+    @Override
+    public DatagramIo datagrams() {
+        if (datagrams == null) {
+            datagrams = (local, options, ready) -> net.datagrams.open(driver, local, options, ready);
+        }
+        return datagrams;
     }
 }

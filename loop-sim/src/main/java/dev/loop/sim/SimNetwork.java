@@ -26,6 +26,8 @@ final class SimNetwork {
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private long sequence;
     private final SimHost local;
+    /** UDP on this network: ports per host, datagrams on their way, their counts. */
+    final SimDatagrams datagrams = new SimDatagrams(this);
 
     private record Event(long at, long seq, Runnable action) implements Comparable<Event> {
         @Override

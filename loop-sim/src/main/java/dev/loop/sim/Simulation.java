@@ -96,6 +96,15 @@ public final class Simulation implements AutoCloseable {
         return faults;
     }
 
+    /** What happened to the datagrams sent so far: delivered, lost, duplicated, dropped (counted, not logged). */
+    public DatagramStats datagramStats() {
+        return network.datagrams.stats();
+    }
+
+    boolean tracing() {
+        return tracing;
+    }
+
     /**
      * Adds a host at the next address (10.0.0.1, 10.0.0.2, ...) and starts its loop, which runs
      * {@code program} as its first callback (and again after each {@link SimHost#restart}).
