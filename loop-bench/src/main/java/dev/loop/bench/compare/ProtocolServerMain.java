@@ -46,11 +46,13 @@ public final class ProtocolServerMain {
                         .withTimers(timers));
                 running = s;
                 port = s.address().getPort();
+                LoopProbe.register(s.loops());
             } else {
                 RespServer s = RespServer.start(RespServer.Config.defaults().withAddress(any).withBackend(backend)
                         .withTimers(timers));
                 running = s;
                 port = s.address().getPort();
+                LoopProbe.register(s.loops());
             }
         } catch (UnsupportedOperationException e) {
             out.println("UNSUPPORTED " + e.getMessage());
