@@ -3,10 +3,14 @@ package dev.loop.bench.compare;
 import dev.loop.Loop;
 import dev.loop.LoopMetrics;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,8 +24,8 @@ import java.util.function.Function;
  * runner writes {@value #MARK} just before a measured window and {@value #REPORT} just after it;
  * the server answers each with one line, {@code LOOP key=value ...}: the loops' busy ratio and
  * scheduling-lag p99 over the window ({@link LoopMetrics} snapshots at both ends) and the
- * process's CPU time over it, to the nanosecond (the JVM's {@code getProcessCpuTime}: {@code /proc}
- * counts in 10 ms ticks, too coarse for a difference of 2%). No loop registered (a peer), or
+ * process's CPU time over it, to the nanosecond ({@link #processCpuNanos}: {@code /proc/<pid>/stat}
+ * and the JVM's own figure count in 10 ms ticks, too coarse for a difference of 2%). No loop registered (a peer), or
  * metrics off: {@code busy} and {@code lag} are absent and the runner shows "-".
  *
  * <p>A snapshot copies about 8 KiB and is taken on the control thread, not the loop's: two per
@@ -95,8 +99,10 @@ public final class LoopProbe {
         if (m != null && mark != null && m.loops() == mark.loops()) {
             long iterations = m.iterations() - mark.iterations();
             sb.append(" loops=").append(m.loops()).append(" iterations=").append(iterations);
-            // metrics off: every count stays 0, and a ratio of nothing would read as an idle loop
-            if (iterations > 0) {
+            // metrics off: busy and idle time stay 0 (iterations are counted all the same), and a
+            // ratio of nothing would read as an idle loop
+            long measured = m.busyNanos() - mark.busyNanos() + m.idleNanos() - mark.idleNanos();
+            if (iterations > 0 && measured > 0) {
                 sb.append(String.format(Locale.ROOT, " busy=%.6f", m.busyRatioSince(mark)));
                 sb.append(" lagP99Nanos=").append(m.schedulingLag().since(mark.schedulingLag()).p99Nanos());
             }
@@ -112,8 +118,30 @@ public final class LoopProbe {
         return LoopMetrics.sum(each);
     }
 
-    /** This process's CPU time in nanoseconds, every thread, dead ones included; -1 when unknown. */
+    /**
+     * This process's CPU time in nanoseconds: the run time Linux keeps per thread
+     * ({@code /proc/self/task/<tid>/schedstat}, to the nanosecond), summed over the threads alive
+     * now, JVM threads (GC, JIT, JFR) included; a thread that ended since the mark is not counted.
+     * Elsewhere the JVM's process CPU time (in 10 ms ticks on Linux); -1 when neither is there.
+     */
     static long processCpuNanos() {
+        long sum = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path t : tasks) {
+                try {
+                    String s = Files.readString(t.resolve("schedstat"));
+                    int sp = s.indexOf(' ');
+                    sum += Long.parseLong(sp < 0 ? s.trim() : s.substring(0, sp));
+                } catch (IOException | NumberFormatException gone) {
+                    // the thread ended while being read: its time is lost either way
+                }
+            }
+            if (sum > 0) {
+                return sum;
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            // below
+        }
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }

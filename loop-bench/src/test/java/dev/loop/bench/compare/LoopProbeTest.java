@@ -3,6 +3,7 @@ package dev.loop.bench.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
@@ -59,6 +60,46 @@ class LoopProbeTest {
             assertEquals("0", idle.get("iterations"), idle.toString());
             assertFalse(idle.containsKey("busy"), "0 of 0 is not an idle loop: " + idle);
         }
+    }
+
+    @Test
+    void aLoopWithMetricsOffHasNoBusyRatioThoughItRan() {
+        String before = System.getProperty("loop.metrics");
+        System.setProperty("loop.metrics", "false");
+        Loop loop;
+        try {
+            loop = Loops.open(LoopOptions.defaults().withBackend("select"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("loop.metrics");
+            } else {
+                System.setProperty("loop.metrics", before);
+            }
+        }
+        try (loop) {
+            LoopProbe probe = new LoopProbe();
+            probe.answer(LoopProbe.MARK, List.of(loop));
+            loop.execute(loop::stop);
+            loop.runForever();
+            Map<String, String> r = LoopProbe.parse(probe.answer(LoopProbe.REPORT, List.of(loop)));
+            assertFalse(r.containsKey("busy"), "metrics off reads 0 of 0, not an idle loop: " + r);
+            assertFalse(r.containsKey("lagP99Nanos"), r.toString());
+        }
+    }
+
+    @Test
+    void theProcessCpuTimeIsFinerThanAClockTick() {
+        assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/schedstat")),
+                "Linux's per-thread run time is not readable here");
+        long t0 = LoopProbe.processCpuNanos();
+        long x = 0;
+        // spin well under one 10 ms tick
+        for (long end = System.nanoTime() + 2_000_000; System.nanoTime() < end; ) {
+            x++;
+        }
+        long used = LoopProbe.processCpuNanos() - t0;
+        assertTrue(x > 0);
+        assertTrue(used > 0 && used % 10_000_000 != 0, "not a multiple of a 10 ms tick: " + used);
     }
 
     @Test
