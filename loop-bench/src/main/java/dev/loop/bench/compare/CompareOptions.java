@@ -51,11 +51,14 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
             usage: compare [--full] [options]
               Runs the same workloads on every backend x timer strategy found on the class path and on
               the peers (Netty 4.2, the JDK, Python asyncio/uvloop when installed), then prints a table
-              and writes report.html, results.json and table.txt.
+              and writes report.html, results.json and table.txt. Server rows of ours also show
+              their loops' busy ratio and scheduling-lag p99 over the measured windows ("loop
+              busy", "lag p99": Loop.metrics() at each window's start and end).
             presets:
               (none)              quick: about 9 minutes on two cores (4 of them http, redis)
               --full              real numbers: more and longer rounds, every size and combination
-                                  (an estimated 30 minutes, 6 of them http and redis)
+                                  (an estimated 36 minutes: 6 of them http and redis,
+                                  6 the metrics' overhead and the loop group)
             options (each overrides the preset):
               --workloads LIST    comma-separated, from: %s
                                   (overhead and group run only when named, or with --full:
