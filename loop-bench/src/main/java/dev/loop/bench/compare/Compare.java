@@ -121,13 +121,33 @@ public final class Compare {
         List<ServerLoad.Workload> redis = ProtocolWorkloads.redis(o, pin, logs);
         List<ServerLoad.Spec> redisServers = redis.isEmpty() ? List.of()
                 : ProtocolWorkloads.redisServers(o, backends, defaultTimers, o.out());
+        // the metrics' overhead and the loop group: one backend, the first timer strategy
+        String oneBackend = OverheadWorkloads.backend(backends);
+        String oneTimers = defaultTimers.get(0);
+        List<ServerLoad.Workload> overheadEcho = OverheadWorkloads.echo(o, generator);
+        List<ServerLoad.Spec> overheadEchoServers = overheadEcho.isEmpty() ? List.of()
+                : OverheadWorkloads.echoServers(oneBackend, oneTimers, o.out().resolve("overhead"));
+        List<ServerLoad.Workload> overheadHttp = OverheadWorkloads.http(o, pin, logs);
+        List<ServerLoad.Spec> overheadHttpServers = overheadHttp.isEmpty() ? List.of()
+                : OverheadWorkloads.httpServers(oneBackend, oneTimers, o.out().resolve("overhead"));
+        List<ServerLoad.Workload> groupHttp = GroupWorkloads.http(o, logs);
+        List<ServerLoad.Spec> groupHttpServers = groupHttp.isEmpty() ? List.of()
+                : GroupWorkloads.httpServers(o, oneBackend, oneTimers);
+        List<ServerLoad.Workload> groupRedis = GroupWorkloads.redis(o, logs);
+        List<ServerLoad.Spec> groupRedisServers = groupRedis.isEmpty() ? List.of()
+                : GroupWorkloads.redisServers(oneBackend, oneTimers);
         // a family without its load generator is not run: every row of it says which program is missing
-        String wrkWhy = http.isEmpty() ? null : ProtocolWorkloads.missing(ProtocolWorkloads.find("wrk"), "wrk", "wrk");
-        String redisWhy = redis.isEmpty() ? null : ProtocolWorkloads.missing(
+        String wrkWhy = http.isEmpty() && overheadHttp.isEmpty() && groupHttp.isEmpty() ? null
+                : ProtocolWorkloads.missing(ProtocolWorkloads.find("wrk"), "wrk", "wrk");
+        String redisWhy = redis.isEmpty() && groupRedis.isEmpty() ? null : ProtocolWorkloads.missing(
                 ProtocolWorkloads.find("redis-benchmark"), "redis-benchmark", "redis-tools");
         int total = microWorkloads.size() + (echo.isEmpty() ? 0 : 1 + echo.size()) + (udp.isEmpty() ? 0 : 1 + udp.size())
                 + (http.isEmpty() || wrkWhy != null ? 0 : 1 + http.size())
-                + (redis.isEmpty() || redisWhy != null ? 0 : 1 + redis.size());
+                + (redis.isEmpty() || redisWhy != null ? 0 : 1 + redis.size())
+                + (overheadEcho.isEmpty() ? 0 : 1 + overheadEcho.size())
+                + (overheadHttp.isEmpty() || wrkWhy != null ? 0 : 1 + overheadHttp.size())
+                + (groupHttp.isEmpty() || wrkWhy != null ? 0 : 1 + groupHttp.size())
+                + (groupRedis.isEmpty() || redisWhy != null ? 0 : 1 + groupRedis.size());
         Progress progress = new Progress(out, total);
         out.println("compare: " + results.meta().get("preset") + " preset; backends " + backends + ", timers "
                 + timers + (defaultTimers.equals(timers) ? "" : " (" + defaultTimers + " outside the timer workloads)")
@@ -143,7 +163,8 @@ public final class Compare {
             new MicroRunner(o, progress, logs, scripts).run(microWorkloads, results);
         }
         // --- servers (processes, in turns) -------------------------------------------------------
-        if (!echo.isEmpty() || !udp.isEmpty() || !http.isEmpty() || !redis.isEmpty()) {
+        if (!echo.isEmpty() || !udp.isEmpty() || !http.isEmpty() || !redis.isEmpty() || o.runs(OverheadWorkloads.GROUP)
+                || o.runs(GroupWorkloads.GROUP)) {
             String straceWhy = o.strace() ? Syscalls.ensureStrace(progress) : "n/a (--no-strace)";
             results.meta("system calls", straceWhy == null ? "strace -c -f -p TID (every thread but a JVM's JIT compiler threads) over one "
                     + traceWindow(o).toMillis() + " ms burst per server and workload, apart from the measured windows"
@@ -159,6 +180,24 @@ public final class Compare {
             }
             protocol(runner, "http", httpServers, http, wrkWhy, results, progress);
             protocol(runner, "redis", redisServers, redis, redisWhy, results, progress);
+            if (o.runs(OverheadWorkloads.GROUP)) {
+                // the same server three times: its system calls do not differ, its CPU is read to the nanosecond
+                ServerRunner overhead = new ServerRunner(new ServerRunner.Settings(echoWarmup(o), settle(o),
+                        o.iteration(), o.rounds(), traceWindow(o), pin,
+                        "n/a (not traced: the same server with metrics off, on, and with JFR)", true), progress, logs);
+                overhead.run(overheadEchoServers, overheadEcho, results);
+                protocol(overhead, "overhead http", overheadHttpServers, overheadHttp, wrkWhy, results, progress);
+                OverheadWorkloads.annotate(results);
+            }
+            if (o.runs(GroupWorkloads.GROUP)) {
+                // unpinned: two loops on the one CPU a pinned server gets could not scale at all
+                results.meta("pinning (group)", "none: servers and load generators share every CPU");
+                ServerRunner group = new ServerRunner(new ServerRunner.Settings(echoWarmup(o), settle(o),
+                        o.iteration(), o.rounds(), traceWindow(o), false, straceWhy), progress, logs);
+                protocol(group, "group http", groupHttpServers, groupHttp, wrkWhy, results, progress);
+                protocol(group, "group redis", groupRedisServers, groupRedis, redisWhy, results, progress);
+                GroupWorkloads.annotate(results);
+            }
         }
 
         results.meta("load after (1/5/15 min)", loadAverage());

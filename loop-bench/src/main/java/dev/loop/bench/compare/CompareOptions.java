@@ -38,19 +38,34 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
 
     /** Every workload family, in the order they run. */
     public static final List<String> ALL_WORKLOADS = List.of("callsoon", "callsoon-foreign", "timers", "future",
-            "task-switch", "spawn", "queue", "echo", "stream", "udp", "http", "redis");
+            "task-switch", "spawn", "queue", "echo", "stream", "udp", "http", "redis", "overhead", "group");
+
+    /**
+     * The quick preset's families: all but the metrics' overhead and the loop group, which need
+     * long, unpinned or many windows to say anything and would lengthen the README's quick run.
+     */
+    public static final List<String> QUICK_WORKLOADS = ALL_WORKLOADS.stream()
+            .filter(w -> !w.equals("overhead") && !w.equals("group")).toList();
 
     public static final String USAGE = """
             usage: compare [--full] [options]
               Runs the same workloads on every backend x timer strategy found on the class path and on
               the peers (Netty 4.2, the JDK, Python asyncio/uvloop when installed), then prints a table
-              and writes report.html, results.json and table.txt.
+              and writes report.html, results.json and table.txt. Server rows of ours also show
+              their loops' busy ratio and scheduling-lag p99 over the measured windows ("loop
+              busy", "lag p99": Loop.metrics() at each window's start and end).
             presets:
               (none)              quick: about 9 minutes on two cores (4 of them http, redis)
               --full              real numbers: more and longer rounds, every size and combination
-                                  (an estimated 30 minutes, 6 of them http and redis)
+                                  (an estimated 36 minutes: 6 of them http and redis,
+                                  6 the metrics' overhead and the loop group)
             options (each overrides the preset):
               --workloads LIST    comma-separated, from: %s
+                                  (overhead and group run only when named, or with --full:
+                                  overhead: echo and http with the loop's metrics off, on, and
+                                  on with a JFR recording, CPU per message against off;
+                                  group: http and redis on 1 and 2 loops, Netty's HTTP codec on
+                                  1 and 2 event loops, unpinned)
               --backends LIST     our backends, e.g. select,epoll (default: every available one)
               --timers LIST       our timer strategies, e.g. heap,wheel (default: every one found)
               --duration D        one contender's measured window in a round, e.g. 200ms, 1s
@@ -71,7 +86,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
     public static CompareOptions quick() {
         // 9 rounds: the fewest for which the median's 95% interval leaves out the lowest and the
         // highest round (Rounds.orderStatistic), so one disturbed round cannot widen it alone
-        return new CompareOptions(false, ALL_WORKLOADS, List.of(), List.of(), Duration.ofMillis(400),
+        return new CompareOptions(false, QUICK_WORKLOADS, List.of(), List.of(), Duration.ofMillis(400),
                 Duration.ofMillis(100), 9, List.of(1, 100), List.of(10), List.of(10_000), true,
                 "/usr/bin/python3", Path.of("target", "compare"), true, true);
     }

@@ -89,21 +89,9 @@ public final class EchoServerMain {
         }
     }
 
+    /** Ends the process when its standard input ends, and answers the {@link LoopProbe}'s lines meanwhile. */
     static void exitWhenStdinCloses() {
-        Thread t = new Thread(() -> {
-            InputStream in = System.in;
-            byte[] b = new byte[256];
-            try {
-                while (in.read(b) >= 0) {
-                    // nothing is expected on stdin; only its end matters
-                }
-            } catch (IOException ignored) {
-                // parent gone
-            }
-            Runtime.getRuntime().halt(0);
-        }, "stdin-watch");
-        t.setDaemon(true);
-        t.start();
+        LoopProbe.watchStdin(System.out, null);
     }
 
     /** Push style: every chunk goes straight back; a peer that does not read is not read either. */
@@ -124,6 +112,7 @@ public final class EchoServerMain {
             Server server;
             try {
                 server = Net.listen(loop, address, c -> c.setHandler(ECHO));
+                LoopProbe.register(java.util.List.of(loop));
             } catch (UnsupportedOperationException e) {
                 out.println("UNSUPPORTED " + e.getMessage());
                 out.flush();

@@ -80,6 +80,11 @@ final class Format {
         return Double.isNaN(h) ? (e.present() ? "1 run" : "-") : String.format(Locale.ROOT, "+-%.0f%%", 100 * h);
     }
 
+    /** 0.431 as "43%"; NaN is "-". */
+    static String percent(double fraction) {
+        return Double.isNaN(fraction) ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+    }
+
     static String cores(double c) {
         return Double.isNaN(c) ? "-" : String.format(Locale.ROOT, "%.2f", c);
     }

@@ -55,7 +55,7 @@ public final class HtmlReport {
                 .append("<span style=\"background:").append(PEER_COLOR).append("\"></span>peers")
                 .append(" Whisker: lowest to highest round. Dashed line: the best peer. Ratio: the median of the"
                         + " per-round ratios to the best peer, +- its confidence interval. Per message: server CPU time"
-                        + " and system calls.</p>\n");
+                        + " and system calls. Ours: the loops' busy ratio and scheduling-lag p99 over the windows.</p>\n");
         String pairing = results.meta().get("pairing");
         if (pairing != null) {
             sb.append("<p class=\"pairing\"><b>Pairing.</b> ").append(esc(pairing)).append(".</p>\n");
@@ -167,6 +167,10 @@ public final class HtmlReport {
             }
             if (r.syscalls() != null && r.syscalls().measured()) {
                 label.append(String.format(Locale.ROOT, "   %.2f syscalls/op", r.syscalls().perOp()));
+            }
+            if (r.hasLoopMetrics()) {
+                label.append("   loop busy ").append(Format.percent(r.loopBusy())).append(", lag p99 ")
+                        .append(Format.micros(r.loopLagP99Nanos() / 1e3));
             }
             if (r.note() != null) {
                 // the table has the whole note; the chart only flags it

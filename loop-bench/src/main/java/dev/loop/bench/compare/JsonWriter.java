@@ -55,6 +55,13 @@ public final class JsonWriter {
             sb.append(", \"serverCpuCores\": ").append(number(r.serverCpu()));
             sb.append(", \"clientCpuCores\": ").append(number(r.clientCpu()));
             sb.append(", \"serverCpuPerOpNanos\": ").append(number(r.cpuPerOp() * 1e9));
+            sb.append(", \"serverCpuPerOpNanosPerRound\": [");
+            for (int i = 0; i < r.cpuPerOpSamples().size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(number(r.cpuPerOpSamples().get(i) * 1e9));
+            }
+            sb.append("]");
+            sb.append(", \"loopBusyRatio\": ").append(number(r.loopBusy()));
+            sb.append(", \"loopLagP99Nanos\": ").append(number(r.loopLagP99Nanos()));
             Syscalls sc = r.syscalls();
             sb.append(", \"syscallsPerOp\": ").append(sc == null ? "null" : number(sc.perOp()));
             if (sc != null) {

@@ -43,8 +43,9 @@ import java.util.Locale;
 
 /**
  * Netty's HTTP/1.1 codec as the http workload's peer, in a process of its own:
- * {@code NettyHttpServerMain --transport epoll|nio}. One {@code MultiThreadIoEventLoopGroup(1, ...)}
- * accepts and serves on 127.0.0.1 and a free port, prints {@code LISTENING <port>} (or
+ * {@code NettyHttpServerMain --transport epoll|nio [--threads N]}. One
+ * {@code MultiThreadIoEventLoopGroup(1, ...)} (N: as many event loops, connections dealt out among
+ * them by the one that accepts, Netty's usual way) accepts and serves on 127.0.0.1 and a free port, prints {@code LISTENING <port>} (or
  * {@code UNSUPPORTED <why>} and exits with status 3 when native epoll is asked for and missing),
  * and exits when its standard input ends.
  *
@@ -62,15 +63,18 @@ public final class NettyHttpServerMain {
 
     public static void main(String[] args) throws Exception {
         String transport = null;
+        int threads = 1;
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (args[i].equals("--transport")) {
                 transport = args[i + 1];
+            } else if (args[i].equals("--threads")) {
+                threads = Integer.parseInt(args[i + 1]);
             } else {
                 throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (!("epoll".equals(transport) || "nio".equals(transport))) {
-            System.err.println("usage: NettyHttpServerMain --transport epoll|nio");
+            System.err.println("usage: NettyHttpServerMain --transport epoll|nio [--threads N]");
             System.exit(2);
         }
         EchoServerMain.exitWhenStdinCloses();
@@ -81,7 +85,7 @@ public final class NettyHttpServerMain {
             out.flush();
             System.exit(EchoServerMain.UNSUPPORTED_EXIT);
         }
-        Channel ch = start(epoll, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        Channel ch = start(epoll, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), threads);
         out.println("LISTENING " + ((InetSocketAddress) ch.localAddress()).getPort());
         out.flush();
         ch.closeFuture().sync();
@@ -89,7 +93,12 @@ public final class NettyHttpServerMain {
 
     /** Binds the server on one event loop; the channel's close future ends it. */
     static Channel start(boolean epoll, InetSocketAddress address) throws InterruptedException {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
+        return start(epoll, address, 1);
+    }
+
+    /** Binds the server on {@code threads} event loops; the channel's close future ends it. */
+    static Channel start(boolean epoll, InetSocketAddress address, int threads) throws InterruptedException {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads,
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Channel ch = new ServerBootstrap()

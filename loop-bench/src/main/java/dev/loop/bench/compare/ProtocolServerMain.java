@@ -8,8 +8,8 @@ import java.net.InetSocketAddress;
 
 /**
  * Our protocol servers under test, in a process of their own:
- * {@code ProtocolServerMain --server http|resp --backend B [--timers T]}. Starts the example's
- * {@code http-server} or {@code resp-server} on one loop on 127.0.0.1 and a free port, prints
+ * {@code ProtocolServerMain --server http|resp --backend B [--timers T] [--loops N]}. Starts the
+ * example's {@code http-server} or {@code resp-server} on one loop (or a group of N) on 127.0.0.1 and a free port, prints
  * {@code LISTENING <port>} (or {@code UNSUPPORTED <why>} and exits with status 3 when the backend
  * cannot serve sockets here), and exits when its standard input ends, so it never outlives the
  * command that started it. The same servers the examples' README runs by hand, started the way
@@ -23,16 +23,18 @@ public final class ProtocolServerMain {
         String server = null;
         String backend = null;
         String timers = null;
+        int loops = 1;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--server" -> server = args[i + 1];
                 case "--backend" -> backend = args[i + 1];
                 case "--timers" -> timers = args[i + 1];
+                case "--loops" -> loops = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (server == null || backend == null || !(server.equals("http") || server.equals("resp"))) {
-            System.err.println("usage: ProtocolServerMain --server http|resp --backend B [--timers T]");
+            System.err.println("usage: ProtocolServerMain --server http|resp --backend B [--timers T] [--loops N]");
             System.exit(2);
         }
         EchoServerMain.exitWhenStdinCloses();
@@ -43,14 +45,16 @@ public final class ProtocolServerMain {
         try {
             if (server.equals("http")) {
                 HttpServer s = HttpServer.start(HttpServer.Config.defaults().withAddress(any).withBackend(backend)
-                        .withTimers(timers));
+                        .withTimers(timers).withLoops(loops));
                 running = s;
                 port = s.address().getPort();
+                LoopProbe.register(s.loops());
             } else {
                 RespServer s = RespServer.start(RespServer.Config.defaults().withAddress(any).withBackend(backend)
-                        .withTimers(timers));
+                        .withTimers(timers).withLoops(loops));
                 running = s;
                 port = s.address().getPort();
+                LoopProbe.register(s.loops());
             }
         } catch (UnsupportedOperationException e) {
             out.println("UNSUPPORTED " + e.getMessage());

@@ -40,6 +40,15 @@ public final class Results {
         rows.add(row);
     }
 
+    /** Puts {@code updated} where {@code old} was (a note added after the rows were measured). */
+    public synchronized void replace(Row old, Row updated) {
+        int i = rows.indexOf(old);
+        if (i < 0) {
+            throw new IllegalArgumentException("no such row: " + old.contender() + " on " + old.workload());
+        }
+        rows.set(i, updated);
+    }
+
     public synchronized Map<String, String> meta() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(meta));
     }

@@ -23,10 +23,17 @@ import java.util.Objects;
  * @param note       why there are no samples, or a remark on the figures; null when none
  * @param cpuPerOp   server CPU seconds per operation (message, request), median over rounds; NaN where it does not apply
  * @param syscalls   the server's system calls per operation, null where they do not apply
+ * @param loopBusy   our server's loops' busy ratio over the measured windows (0 to 1), median over
+ *                   rounds; NaN for a peer or with metrics off
+ * @param loopLagP99Nanos our server's loops' scheduling-lag p99 over the measured windows, in
+ *                   nanoseconds, median over rounds; NaN for a peer or with metrics off
+ * @param cpuPerOpSamples server CPU seconds per operation in each round, in round order (empty
+ *                   where not measured): for CPU ratios paired round by round
  */
 public record Row(String group, String workload, String contender, Side side, String unit, List<Double> samples,
                   double p50Micros, double p99Micros, double clientCpu, double serverCpu, String note,
-                  double cpuPerOp, Syscalls syscalls) {
+                  double cpuPerOp, Syscalls syscalls, double loopBusy, double loopLagP99Nanos,
+                  List<Double> cpuPerOpSamples) {
 
     public enum Side {
         OURS, PEER;
@@ -43,6 +50,15 @@ public record Row(String group, String workload, String contender, Side side, St
         Objects.requireNonNull(side, "side");
         Objects.requireNonNull(unit, "unit");
         samples = List.copyOf(samples);
+        cpuPerOpSamples = List.copyOf(cpuPerOpSamples);
+    }
+
+    /** A row without the loop's own figures. */
+    public Row(String group, String workload, String contender, Side side, String unit, List<Double> samples,
+               double p50Micros, double p99Micros, double clientCpu, double serverCpu, String note,
+               double cpuPerOp, Syscalls syscalls) {
+        this(group, workload, contender, side, unit, samples, p50Micros, p99Micros, clientCpu, serverCpu, note,
+                cpuPerOp, syscalls, Double.NaN, Double.NaN, List.of());
     }
 
     /** A row without per-operation figures. */
@@ -66,13 +82,13 @@ public record Row(String group, String workload, String contender, Side side, St
 
     public Row withNote(String n) {
         return new Row(group, workload, contender, side, unit, samples, p50Micros, p99Micros, clientCpu, serverCpu, n,
-                cpuPerOp, syscalls);
+                cpuPerOp, syscalls, loopBusy, loopLagP99Nanos, cpuPerOpSamples);
     }
 
     /** The same row with other samples. */
     public Row withSamples(List<Double> other) {
         return new Row(group, workload, contender, side, unit, other, p50Micros, p99Micros, clientCpu, serverCpu, note,
-                cpuPerOp, syscalls);
+                cpuPerOp, syscalls, loopBusy, loopLagP99Nanos, cpuPerOpSamples);
     }
 
     public boolean measured() {
@@ -82,6 +98,11 @@ public record Row(String group, String workload, String contender, Side side, St
     /** The median score with its confidence interval ({@link Rounds#estimate}). */
     public Rounds.Estimate estimate() {
         return Rounds.estimate(samples);
+    }
+
+    /** Whether the loop's own figures were read (ours, metrics on). */
+    public boolean hasLoopMetrics() {
+        return !Double.isNaN(loopBusy);
     }
 
     public boolean hasLatency() {

@@ -1,6 +1,5 @@
 package dev.loop.bench.compare;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -10,9 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,9 +22,19 @@ import java.util.concurrent.TimeUnit;
  * {@link ServerLoad.Load}.
  */
 final class ServerRunner {
-    /** Settings of one run. */
+    /**
+     * Settings of one run.
+     *
+     * @param selfCpu a server of ours reports its own CPU time to the nanosecond ({@link LoopProbe})
+     *                and that is its CPU per operation, instead of {@code /proc}'s 10 ms ticks: for
+     *                rows compared with each other to a few percent, never with a peer's
+     */
     record Settings(Duration warmup, Duration settle, Duration window, int rounds, Duration traceWindow, boolean pin,
-                    String straceWhyNot) {
+                    String straceWhyNot, boolean selfCpu) {
+        Settings(Duration warmup, Duration settle, Duration window, int rounds, Duration traceWindow, boolean pin,
+                 String straceWhyNot) {
+            this(warmup, settle, window, rounds, traceWindow, pin, straceWhyNot, false);
+        }
     }
 
     private final Settings settings;
@@ -45,6 +51,7 @@ final class ServerRunner {
     private static final class Running implements ServerLoad.Endpoint {
         final ServerLoad.Spec spec;
         Process process;
+        ServerControl control;
         int port;
         String failure;
 
@@ -85,6 +92,8 @@ final class ServerRunner {
         final List<Double> p99 = new ArrayList<>();
         final List<Double> cpuPerOp = new ArrayList<>();
         final List<Double> serverCores = new ArrayList<>();
+        final List<Double> loopBusy = new ArrayList<>();
+        final List<Double> loopLag = new ArrayList<>();
         double clientCpu;
         double seconds;
         int stalls;
@@ -137,6 +146,8 @@ final class ServerRunner {
             s.process = new ProcessBuilder(Processes.pinned(settings.pin(), 0, s.spec.command()))
                     .redirectError(ProcessBuilder.Redirect.appendTo(logs.resolve(s.tag() + "-server.log").toFile()))
                     .start();
+            // ours answer the loop probe; a peer is never asked
+            s.control = new ServerControl(s.process, s.spec.side() == Row.Side.OURS);
         } catch (IOException e) {
             s.failure = "failed: could not start (" + e.getMessage() + ")";
         }
@@ -158,7 +169,7 @@ final class ServerRunner {
             s.failure = "failed: nothing listened on port " + s.port + " (" + Processes.tail(log, 2) + ")";
             return;
         }
-        String first = readLine(s.process, 60);
+        String first = s.control.firstLine(60);
         if (first != null && first.startsWith("LISTENING ")) {
             s.port = Integer.parseInt(first.substring("LISTENING ".length()).trim());
             return;
@@ -201,15 +212,21 @@ final class ServerRunner {
                 return;
             }
             ProcCpu.Meter cpu = new ProcCpu.Meter(s);
+            ServerControl.Probe probe = s.control.probe();
             try {
-                ServerLoad.Window win = w.load().run(s, settings.settle(), settings.window(), false, cpu);
+                ServerLoad.Window win = w.load().run(s, settings.settle(), settings.window(), false,
+                        both(cpu, probe));
+                double used = settings.selfCpu() && !Double.isNaN(probe.cpuSeconds()) ? probe.cpuSeconds()
+                        : cpu.seconds();
                 // a window in which nothing came back is a stall: a score of 0, kept and flagged
                 t.stalls += win.operations() <= 0 ? 1 : 0;
                 t.samples.add(w.score(win));
                 t.p50.add(win.p50Micros());
                 t.p99.add(win.p99Micros());
-                t.cpuPerOp.add(win.operations() > 0 ? cpu.seconds() / win.operations() : Double.NaN);
-                t.serverCores.add(cpu.seconds() / win.seconds());
+                t.cpuPerOp.add(win.operations() > 0 ? used / win.operations() : Double.NaN);
+                t.serverCores.add(used / win.seconds());
+                t.loopBusy.add(probe.busy());
+                t.loopLag.add(probe.lagP99Nanos());
                 t.clientCpu += win.clientCpu();
                 t.seconds += win.seconds();
             } catch (IOException e) {
@@ -234,6 +251,8 @@ final class ServerRunner {
             progress.note(String.format(Locale.ROOT, "      %-40s %s", row.contender(), row.measured()
                     ? Format.si(row.median()) + " " + row.unit() + "  CPU/" + w.perOp() + " "
                     + Format.nanos(row.cpuPerOp()) + "  syscalls/" + w.perOp() + " " + row.syscalls().describe()
+                    + (row.hasLoopMetrics() ? "  loop busy " + Format.percent(row.loopBusy()) + ", lag p99 "
+                    + Format.micros(row.loopLagP99Nanos() / 1e3) : "")
                     : row.note()));
         }
     }
@@ -275,26 +294,30 @@ final class ServerRunner {
                     + " windows completed nothing (stalled)";
         }
         return new Row(w.group(), w.name(), s.spec.contender(), s.spec.side(), w.unit(), t.samples, Row.median(t.p50),
-                Row.median(t.p99), client, Row.median(t.serverCores), note, Row.median(t.cpuPerOp), t.syscalls);
+                Row.median(t.p99), client, Row.median(t.serverCores), note, Row.median(t.cpuPerOp), t.syscalls,
+                medianOfKnown(t.loopBusy), medianOfKnown(t.loopLag), t.cpuPerOp);
     }
 
-    private static String readLine(Process p, int seconds) {
-        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "server-watchdog");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            ScheduledFuture<?> kill = watchdog.schedule(p::destroyForcibly, seconds, TimeUnit.SECONDS);
-            BufferedReader r = Processes.reader(p.getInputStream());
-            String line = r.readLine();
-            kill.cancel(false);
-            return line;
-        } catch (IOException e) {
-            return null;
-        } finally {
-            watchdog.shutdownNow();
-        }
+    /** The median of the values that are numbers; NaN when none is. */
+    static double medianOfKnown(List<Double> values) {
+        return Row.median(values.stream().filter(v -> !Double.isNaN(v)).toList());
+    }
+
+    /** Both meters around one window: the CPU read first and last, so it holds the probe's own work. */
+    static ServerLoad.Meter both(ServerLoad.Meter outer, ServerLoad.Meter inner) {
+        return new ServerLoad.Meter() {
+            @Override
+            public void begin() throws IOException {
+                outer.begin();
+                inner.begin();
+            }
+
+            @Override
+            public void end() throws IOException {
+                inner.end();
+                outer.end();
+            }
+        };
     }
 
     private static void sleep(long ms) {

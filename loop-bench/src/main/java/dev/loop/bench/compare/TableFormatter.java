@@ -12,10 +12,10 @@ import java.util.Locale;
  */
 public final class TableFormatter {
     static final List<String> HEADER = List.of("workload", "contender", "score (median)", "+-", "vs best peer", "+-",
-            "p50 / p99", "CPU srv/cli", "srv CPU/op", "syscalls/op", "note");
+            "p50 / p99", "CPU srv/cli", "srv CPU/op", "syscalls/op", "loop busy", "lag p99", "note");
     /** Columns holding numbers, right-aligned. */
     static final int FIRST_NUMBER = 2;
-    static final int LAST_NUMBER = 9;
+    static final int LAST_NUMBER = 11;
 
     private TableFormatter() {
     }
@@ -41,6 +41,8 @@ public final class TableFormatter {
                 c.add(Format.nanos(r.cpuPerOp()));
                 c.add(r.syscalls() == null || !r.syscalls().measured() ? "-" : detailed ? r.syscalls().describe()
                         : String.format(Locale.ROOT, "%.2f", r.syscalls().perOp()));
+                c.add(r.hasLoopMetrics() ? Format.percent(r.loopBusy()) : "-");
+                c.add(Format.micros(r.loopLagP99Nanos() / 1e3));
                 String note = r.note() == null ? "" : r.note();
                 if (r.measured() && r.syscalls() != null && !r.syscalls().measured() && r.syscalls().note() != null
                         && !r.syscalls().note().equals("-")) {
@@ -65,7 +67,10 @@ public final class TableFormatter {
                 + "% confidence interval of that median (order statistics), over the median. vs best peer: the median"
                 + " of the per-round ratios to the peer with the highest median, +- likewise. srv CPU/op: server CPU"
                 + " time per message, median over the rounds; syscalls/op: every system call of the server's threads"
-                + " (a JVM's JIT compiler threads aside) per message, counted with strace over a burst of its own.\n"
+                + " (a JVM's JIT compiler threads aside) per message, counted with strace over a burst of its own."
+                + " loop busy, lag p99: our server's loops over the measured windows (Loop.metrics() at each"
+                + " window's start and end, summed over a group's loops): the share of time they worked, and the"
+                + " 99th percentile of how long a ready callback waited; median over the rounds, - for a peer.\n"
                 + (pairing == null ? "" : "Pairing: " + pairing + ".\n");
     }
 
@@ -119,7 +124,7 @@ public final class TableFormatter {
     public static String markdown(Results results) {
         StringBuilder sb = new StringBuilder();
         sb.append("| ").append(String.join(" | ", HEADER)).append(" |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (List<String> r : cells(results, true)) {
             sb.append("| ").append(String.join(" | ", r.stream().map(s -> s.replace("|", "\\|")).toList()))
                     .append(" |\n");

@@ -91,7 +91,39 @@ public final class Targets {
         out.add(ratio(res, "timers: wheel >= Netty HashedWheelTimer", workload("timers"),
                 r -> r.contender().startsWith("loop ") && r.contender().endsWith("/wheel"),
                 bestPeerOf(res, contender("netty HashedWheelTimer")), 1.0));
+        out.add(cpuAtMost(res, "metrics on: CPU per op <= 1.02x metrics off", OverheadWorkloads.GROUP,
+                OverheadWorkloads.ON, OverheadWorkloads.OFF, 1.02));
+        out.add(cpuAtMost(res, "metrics on + JFR recording: CPU per op <= 1.05x metrics off", OverheadWorkloads.GROUP,
+                OverheadWorkloads.JFR, OverheadWorkloads.OFF, 1.05));
         return out;
+    }
+
+    /**
+     * For every measured row of {@code group} named with {@code suffix}: its CPU per operation over
+     * its twin's ({@link Comparisons}), round by round, at most {@code max}: met when the whole
+     * interval is at or below it, missed when the whole interval is above.
+     */
+    static Outcome cpuAtMost(Results res, String target, String group, String suffix, String twinSuffix, double max) {
+        List<String> parts = new ArrayList<>();
+        Tally tally = new Tally();
+        for (Row r : res.rows()) {
+            if (!r.group().equals(group) || !r.measured()) {
+                continue;
+            }
+            Optional<Row> twin = Comparisons.twin(res, r, suffix, twinSuffix);
+            if (twin.isEmpty()) {
+                continue;
+            }
+            Rounds.Estimate cpu = Comparisons.cpuRatio(r, twin.get());
+            if (!cpu.present()) {
+                continue;
+            }
+            tally.add(cpu.low(), cpu.high(), max, false);
+            parts.add(r.workload() + ": " + withInterval(cpu));
+        }
+        return new Outcome(target, parts.isEmpty() ? "no contender and reference measured in this run"
+                : (tally.mix().isEmpty() ? "" : tally.mix().substring(1) + ": ") + String.join("; ", parts),
+                tally.verdict());
     }
 
     /** The best matching peer on the ours row's workload. */

@@ -3,6 +3,7 @@ package dev.loop.bench.dgram;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.bench.compare.LoopProbe;
 import dev.loop.net.ConnectionHandler;
 import dev.loop.net.DatagramEndpoint;
 import dev.loop.net.Datagrams;
@@ -26,8 +27,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.unix.DomainSocketAddress;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -35,16 +34,16 @@ import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The echo servers under test, one per process: {@code EchoServers IMPL udp|tcp|unix}. Prints
  * {@code LISTENING <port or path>}; then each line on standard input is answered with the number
- * of messages echoed so far (datagrams, or 64-byte units of a stream), and the end of standard
- * input ends the process. Every server runs on one thread.
+ * of messages echoed so far (datagrams, or 64-byte units of a stream), the compare command's
+ * {@link LoopProbe} lines with the loop's metrics, and the end of standard input ends the process. Every server runs on one thread.
  * <ul>
  *   <li>{@code loop-select}, {@code loop-epoll}: our loop, push style ({@code DatagramHandler},
  *       {@code ConnectionHandler});
@@ -72,7 +71,8 @@ public final class EchoServers {
             case "unix" -> UnixDomainSocketAddress.of(Files.createTempDirectory("echo").resolve("s"));
             default -> throw new IllegalArgumentException("transport udp, tcp or unix, not " + transport);
         };
-        Thread control = new Thread(() -> answerCounts(out), "control");
+        // every other line is answered with the count; the compare command's probe lines with the loop's metrics
+        Thread control = new Thread(LoopProbe.stdinWatcher(out, line -> Long.toString(ECHOED.get())), "control");
         control.setDaemon(true);
         if (impl.startsWith("loop-")) {
             serveLoop(impl.substring(5), transport, at, out, control);
@@ -89,18 +89,6 @@ public final class EchoServers {
         }
     }
 
-    private static void answerCounts(PrintStream out) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-            while (in.readLine() != null) {
-                out.println(ECHOED.get());
-                out.flush();
-            }
-        } catch (Exception parentGone) {
-            // fall through
-        }
-        Runtime.getRuntime().halt(0);
-    }
-
     private static void listening(PrintStream out, Object where, Thread control) {
         out.println("LISTENING " + where);
         out.flush();
@@ -115,6 +103,7 @@ public final class EchoServers {
     static void serveLoop(String backend, String transport, SocketAddress at, PrintStream out, Thread control)
             throws Exception {
         try (Loop loop = Loops.open(LoopOptions.defaults().withBackend(backend))) {
+            LoopProbe.register(List.of(loop));
             ConnectionHandler echo = (conn, data) -> {
                 count(data.remaining() / UNIT);
                 conn.write(data);

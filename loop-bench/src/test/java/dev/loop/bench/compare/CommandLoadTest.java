@@ -101,4 +101,15 @@ class CommandLoadTest {
         assertTrue(e.getMessage().contains("status 7") && e.getMessage().contains("connection refused"),
                 e.getMessage());
     }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aProgramThatDoesNotReportItsCpuIsChargedWhatTheKernelCounted(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ProcCpu.reapedChildrenNanos() >= 0, "no /proc here");
+        // burns CPU for about 300 ms, then reports
+        Fake load = new Fake(dir.resolve("load.log"),
+                "end=$(( $(date +%s%N) + 300000000 )); while [ $(date +%s%N) -lt $end ]; do :; done; echo requests 1");
+        ServerLoad.Window w = load.run(SERVER, Duration.ZERO, Duration.ofMillis(100), false, ServerLoad.Meter.NONE);
+        assertTrue(w.clientCpu() >= 0.1 && w.clientCpu() < 5, "the shell's CPU, in seconds: " + w.clientCpu());
+    }
 }

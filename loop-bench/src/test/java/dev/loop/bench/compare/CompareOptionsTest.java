@@ -16,7 +16,11 @@ class CompareOptionsTest {
     void noArgumentsIsTheQuickPresetWithEverything() {
         CompareOptions o = CompareOptions.parse();
         assertFalse(o.full());
-        assertEquals(CompareOptions.ALL_WORKLOADS, o.workloads());
+        assertEquals(CompareOptions.QUICK_WORKLOADS, o.workloads());
+        assertFalse(o.runs("overhead") || o.runs("group"), "only when named, or in the full preset");
+        assertTrue(CompareOptions.parse("--full").runs("overhead"));
+        assertTrue(CompareOptions.parse("--full").runs("group"));
+        assertTrue(CompareOptions.parse("--workloads", "overhead").runs("overhead"));
         assertTrue(o.backends().isEmpty());
         assertTrue(o.peers());
         assertEquals(Path.of("target", "compare"), o.out());

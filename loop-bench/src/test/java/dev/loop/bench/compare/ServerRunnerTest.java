@@ -109,4 +109,41 @@ class ServerRunnerTest {
         assertTrue(results.rowsOf("w").get(1).note().startsWith("failed: server did not start (oops"),
                 results.rowsOf("w").get(1).note());
     }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void oursReportTheirLoopsOverEachWindowAndPeersAreNeverAsked(@TempDir Path dir) throws Exception {
+        FakeLoad load = new FakeLoad();
+        List<ServerLoad.Workload> workloads = List.of(new ServerLoad.Workload("echo", "w", "msgs/s", "msg", false, load));
+        // answers the probe as LoopProbe does; "mute" echoes every line back, which is no answer
+        String probe = "echo LISTENING %d; while read l; do case $l in loop-mark) echo 'LOOP marked';;"
+                + " loop-report) echo 'LOOP cpuNanos=1000 loops=2 iterations=9 busy=0.25 lagP99Nanos=4000';; esac; done";
+        List<ServerLoad.Spec> specs = List.of(
+                new ServerLoad.Spec("ours", Row.Side.OURS, List.of("sh", "-c", probe.formatted(1)), 0, null),
+                new ServerLoad.Spec("peer", Row.Side.PEER, List.of("sh", "-c", probe.formatted(2)), 0, null),
+                new ServerLoad.Spec("mute", Row.Side.OURS, List.of("sh", "-c", "echo LISTENING 3; exec cat"), 0, null));
+        ServerRunner.Settings settings = new ServerRunner.Settings(Duration.ofMillis(10), Duration.ZERO,
+                Duration.ofMillis(10), 3, Duration.ofMillis(10), false, "n/a (off)", true);
+        Results results = new Results();
+        long t0 = System.nanoTime();
+        new ServerRunner(settings, new Progress(new PrintStream(new ByteArrayOutputStream()), 1), dir)
+                .run(specs, workloads, results);
+        List<Row> rows = results.rowsOf("w");
+
+        Row ours = rows.get(0);
+        assertEquals(0.25, ours.loopBusy());
+        assertEquals(4000, ours.loopLagP99Nanos());
+        // its own CPU to the nanosecond (selfCpu): 1000 ns over 2000 messages, every round
+        assertEquals(3, ours.cpuPerOpSamples().size());
+        ours.cpuPerOpSamples().forEach(c -> assertEquals(5e-10, c, 1e-15));
+        Row mute = rows.get(1);
+        assertEquals("mute", mute.contender());
+        assertFalse(mute.hasLoopMetrics());
+        assertEquals(3, mute.samples().size(), "a server without a probe is measured all the same");
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(ServerControl.REPLY_SECONDS),
+                "a foreign answer turns the probe off at once, without waiting for a reply");
+        Row peer = rows.get(2);
+        assertFalse(peer.hasLoopMetrics(), "a peer is never asked, whatever it would answer");
+        assertTrue(Double.isNaN(peer.loopLagP99Nanos()));
+    }
 }

@@ -74,4 +74,23 @@ class TableFormatterTest {
         assertEquals("23.1x", Format.ratio(23.07));
         assertEquals("1,737 us", Format.micros(1736.8));
     }
+
+    @Test
+    void oursShowTheirLoopsBusyRatioAndLagAndPeersADash() {
+        Results r = new Results();
+        r.add(new Row("http", "http plaintext, 1 conn", "loop epoll/heap", Row.Side.OURS, "requests/s",
+                List.of(10_000.0, 11_000.0), 50, 90, 0.5, 0.6, null, 2e-6, null, 0.431, 12_500, List.of(2e-6, 2e-6)));
+        r.add(new Row("http", "http plaintext, 1 conn", "nginx", Row.Side.PEER, "requests/s",
+                List.of(9_000.0, 9_500.0), 50, 90, 0.5, 0.6, null, 3e-6, null));
+        List<List<String>> cells = TableFormatter.cells(r);
+        int busy = TableFormatter.HEADER.indexOf("loop busy");
+        int lag = TableFormatter.HEADER.indexOf("lag p99");
+        assertEquals("43%", cells.get(0).get(busy));
+        assertEquals("12.5 us", cells.get(0).get(lag));
+        assertEquals("-", cells.get(1).get(busy));
+        assertEquals("-", cells.get(1).get(lag));
+        assertTrue(TableFormatter.markdown(r).contains("| 43% | 12.5 us |"), TableFormatter.markdown(r));
+        assertTrue(JsonWriter.write(r, List.of()).contains("\"loopBusyRatio\": 0.431, \"loopLagP99Nanos\": 12500"),
+                JsonWriter.write(r, List.of()));
+    }
 }

@@ -63,4 +63,35 @@ class TargetsTest {
         assertEquals(Targets.Verdict.MET, q.verdict()); // 9M / 839k = 10.7x
         assertTrue(q.detail().contains("anchor figure"), q.detail());
     }
+
+    static Row overhead(String workload, String contender, List<Double> cpuPerOp) {
+        return new Row(OverheadWorkloads.GROUP, workload, "loop epoll/heap" + contender, Row.Side.OURS, "msgs/s",
+                List.of(1000.0, 1000.0, 1000.0, 1000.0, 1000.0), 1, 2, 0.1, 0.1, null, cpuPerOp.get(2), null, 0.5,
+                1000, cpuPerOp);
+    }
+
+    @Test
+    void metricsOverheadIsJudgedOnCpuPerOpAgainstMetricsOffRoundByRound() {
+        Results r = new Results();
+        String w = "overhead: echo";
+        r.pairing(w, "5 rounds");
+        r.add(overhead(w, OverheadWorkloads.OFF, List.of(10e-6, 11e-6, 10e-6, 12e-6, 10e-6)));
+        // 1% more in every round: met
+        r.add(overhead(w, OverheadWorkloads.ON, List.of(10.1e-6, 11.11e-6, 10.1e-6, 12.12e-6, 10.1e-6)));
+        // 10% more in every round: missed against 1.05
+        r.add(overhead(w, OverheadWorkloads.JFR, List.of(11e-6, 12.1e-6, 11e-6, 13.2e-6, 11e-6)));
+        List<Targets.Outcome> t = Targets.evaluate(r);
+        Targets.Outcome on = find(t, "metrics on: CPU per op");
+        assertEquals(Targets.Verdict.MET, on.verdict(), on.detail());
+        assertEquals("overhead: echo: 1.01x", on.detail());
+        Targets.Outcome jfr = find(t, "metrics on + JFR");
+        assertEquals(Targets.Verdict.MISSED, jfr.verdict(), jfr.detail());
+        assertEquals("overhead: echo: 1.10x", jfr.detail());
+
+        OverheadWorkloads.annotate(r);
+        Row noted = r.rowsOf(w).stream().filter(x -> x.contender().endsWith(OverheadWorkloads.JFR)).findFirst()
+                .orElseThrow();
+        assertEquals("vs metrics off: msgs/s 1.00x, CPU/op 1.10x", noted.note());
+        assertEquals(null, r.rowsOf(w).get(0).note(), "the reference itself gets no note");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.loop.examples.http;
 
+import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.examples.io.ServerArgs;
 import dev.loop.examples.io.ServerHost;
@@ -136,6 +137,11 @@ public final class HttpServer implements AutoCloseable {
 
     public String backendName() {
         return host.backendName();
+    }
+
+    /** The loops serving it, in their group's order: for reading their metrics. */
+    public List<Loop> loops() {
+        return host.loops();
     }
 
     @Override

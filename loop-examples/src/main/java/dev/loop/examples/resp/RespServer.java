@@ -191,6 +191,11 @@ public final class RespServer implements AutoCloseable {
         return host.backendName();
     }
 
+    /** The loops serving it, the data loop first: for reading their metrics. */
+    public List<Loop> loops() {
+        return host.loops();
+    }
+
     /** The loop that holds the keyspace. */
     public Loop dataLoop() {
         return host.loops().get(0);
