@@ -102,7 +102,7 @@ final class DatagramReceiver {
             if (untakenErrors == null) {
                 untakenErrors = new RepeatedFailure(ep.net, h);
             }
-            untakenErrors.failed(what + " on " + ep + " failed", e);
+            untakenErrors.failed(what + " on " + ep + " failed", e, ep);
             return;
         }
         try {
