@@ -48,6 +48,8 @@ final class EngineLog {
             java.io.StringWriter trace = new java.io.StringWriter();
             new Throwable().printStackTrace(new java.io.PrintWriter(trace));
             LOG.isLoggable(System.Logger.Level.ERROR); // the logger's backend, found and configured
+            LogContext.of("").connection(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), null)
+                    .line(""); // the context's classes, loaded
         } catch (Throwable t) {
             // nothing to prepare: a record that cannot be written later falls back to lost()
         }

@@ -220,7 +220,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
         try {
             onAccept.accept(c);
         } catch (RuntimeException e) {
-            net.report("exception in the accept handler of " + this, e, onAccept);
+            net.report("exception in the accept handler of " + this, e, onAccept, c);
         }
     }
 
