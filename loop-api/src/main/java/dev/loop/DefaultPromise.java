@@ -183,8 +183,8 @@ sealed class DefaultPromise<T> implements Promise<T>, Runnable permits LoopTask 
             System.Logger log = System.getLogger("dev.loop");
             if (log.isLoggable(System.Logger.Level.WARNING)) {
                 int n = callbacks instanceof Object[] arr ? arr.length : 1;
-                Engine.of(loop).logContext(this).log(log, System.Logger.Level.WARNING, n + " callback(s) of " + this
-                        + " not run: its loop closed before the future completed", null);
+                log.log(System.Logger.Level.WARNING, Engine.of(loop).logContext(this).line(n + " callback(s) of " + this
+                        + " not run: its loop closed before the future completed"));
             }
         } catch (Throwable loggingFailed) {
             // the completion itself succeeded; nothing more can be done about the callbacks
@@ -491,7 +491,7 @@ sealed class DefaultPromise<T> implements Promise<T>, Runnable permits LoopTask 
             } catch (RuntimeException loopClosed) {
                 System.Logger log = System.getLogger("dev.loop");
                 if (log.isLoggable(System.Logger.Level.ERROR)) {
-                    Engine.of(loop).logContext(null).log(log, System.Logger.Level.ERROR, msg, error);
+                    log.log(System.Logger.Level.ERROR, Engine.of(loop).logContext(null).line(msg), error);
                 }
             }
         }

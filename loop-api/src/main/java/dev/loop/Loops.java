@@ -70,12 +70,12 @@ public final class Loops {
             if (ANNOUNCED.add(choice) && LOG.isLoggable(System.Logger.Level.INFO)) {
                 // Said once: with the native jars missing, the loop would otherwise fall back in silence.
                 // Named after the first loop that chose it, the one to look for in the records after it.
-                loop.logContext(null).log(LOG, System.Logger.Level.INFO, choice, null);
+                LOG.log(System.Logger.Level.INFO, loop.logContext(null).line(choice));
             }
         }
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-            loop.logContext(null).log(LOG, System.Logger.Level.DEBUG, "opened on backend " + backend.info.name() + " ("
-                    + backend.why + ") with timers " + timers.info.name() + " (" + timers.why + ")", null);
+            LOG.log(System.Logger.Level.DEBUG, loop.logContext(null).line("opened on backend " + backend.info.name()
+                    + " (" + backend.why + ") with timers " + timers.info.name() + " (" + timers.why + ")"));
         }
         return loop;
     }

@@ -81,10 +81,10 @@ abstract class TaskMechanism {
                     return new ContinuationMechanism();
                 }
                 if (warned.compareAndSet(false, true) && log.isLoggable(System.Logger.Level.WARNING)) {
-                    LogContext.of(loopName).log(log, System.Logger.Level.WARNING, "tasks run on virtual threads taking turns with the loop "
-                            + "thread (several times slower per switch) because jdk.internal.vm.Continuation is not "
-                            + "accessible (" + unavailableReason + "); start the JVM with " + FLAG
-                            + " (on the module path: =dev.loop) for fast tasks", null);
+                    log.log(System.Logger.Level.WARNING, LogContext.of(loopName).line("tasks run on virtual threads "
+                            + "taking turns with the loop thread (several times slower per switch) because "
+                            + "jdk.internal.vm.Continuation is not accessible (" + unavailableReason + "); start the JVM "
+                            + "with " + FLAG + " (on the module path: =dev.loop) for fast tasks"));
                 }
                 return new ThreadMechanism();
             }

@@ -28,7 +28,7 @@ final class DriverReports implements Readiness.Failures {
     public void log(System.Logger logger, System.Logger.Level level, String message, Throwable error, Object about) {
         try {
             if (logger.isLoggable(level)) {
-                context.apply(about).log(logger, level, message, error);
+                logger.log(level, context.apply(about).line(message), error);
             }
         } catch (Throwable loggingFailed) {
             // a backend's record is never worth failing its caller (a close, a poll) for

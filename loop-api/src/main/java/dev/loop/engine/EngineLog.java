@@ -63,7 +63,7 @@ final class EngineLog {
     private void write(System.Logger.Level level, String message, Throwable error, Object about) {
         try {
             if (LOG.isLoggable(level)) {
-                context.apply(about).log(LOG, level, message, error);
+                LOG.log(level, context.apply(about).line(message), error);
             }
         } catch (Throwable loggingFailed) {
             lost(message, error);

@@ -13,7 +13,8 @@ import java.net.SocketAddress;
  * message text, where a JUL, SLF4J or Log4j bridge shows it as it is (docs/adr/0020).
  *
  * <p>Made per record and only once the level is known to be enabled: a site checks
- * {@code isLoggable} first, so a disabled record allocates nothing. One use, one thread: not
+ * {@code isLoggable} first, so a disabled record allocates nothing, then writes
+ * {@code logger.log(level, context.line(message), error)}. One use, one thread: not
  * thread-safe. Nothing here throws on account of what it describes: a subject that fails to
  * describe itself is left out.
  */
@@ -80,19 +81,12 @@ public final class LogContext {
         return this;
     }
 
-    /** The record's text: the context, then {@code message}. Ends this context's use. */
+    /**
+     * The record's text: the context, then {@code message}. Ends this context's use. The site
+     * passes it to its logger itself, so a formatter's source class and method stay the site's.
+     */
     public String line(String message) {
         return line.append("] ").append(message).toString();
-    }
-
-    /** Writes {@code message} with this context on {@code logger}; the caller checked the level. */
-    public void log(System.Logger logger, System.Logger.Level level, String message, Throwable error) {
-        String text = line(message);
-        if (error == null) {
-            logger.log(level, text);
-        } else {
-            logger.log(level, text, error);
-        }
     }
 
     /**

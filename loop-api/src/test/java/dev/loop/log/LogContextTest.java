@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnixDomainSocketAddress;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.ResourceBundle;
 import org.junit.jupiter.api.Test;
 
 /** The one form of a record's context: what operators grep for, and nothing built for a record not written. */
@@ -52,38 +49,5 @@ class LogContextTest {
             throw new IllegalStateException("socket closed");
         };
         assertEquals("[l task=Task-9] m", LogContext.of("l").about(closed).about("not a subject").about(task).line("m"));
-    }
-
-    @Test
-    void logWritesOneRecordWithTheContextAndTheThrowable() {
-        List<String> records = new ArrayList<>();
-        List<Throwable> thrown = new ArrayList<>();
-        System.Logger logger = new System.Logger() {
-            @Override
-            public String getName() {
-                return "test";
-            }
-
-            @Override
-            public boolean isLoggable(Level level) {
-                return true;
-            }
-
-            @Override
-            public void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
-                records.add(level + " " + msg);
-                thrown.add(t);
-            }
-
-            @Override
-            public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-                records.add(level + " " + format);
-            }
-        };
-        IllegalStateException e = new IllegalStateException("x");
-        LogContext.of("loop-1-select").task("Task-2").log(logger, System.Logger.Level.ERROR, "failed", e);
-        LogContext.of("loop-1-select").log(logger, System.Logger.Level.WARNING, "summary", null);
-        assertEquals(List.of("ERROR [loop-1-select task=Task-2] failed", "WARNING [loop-1-select] summary"), records);
-        assertEquals(List.of(e), thrown);
     }
 }

@@ -146,8 +146,8 @@ public final class RepeatedFailure {
     private void detail(String message, Throwable error, Object about) {
         try {
             if (DETAIL.isLoggable(System.Logger.Level.DEBUG)) {
-                Engine.of(net.loop).logContext(about != null ? about : source)
-                        .log(DETAIL, System.Logger.Level.DEBUG, message, error);
+                DETAIL.log(System.Logger.Level.DEBUG,
+                        Engine.of(net.loop).logContext(about != null ? about : source).line(message), error);
             }
         } catch (Throwable loggingFailed) {
             // the count and the summary still say it happened
