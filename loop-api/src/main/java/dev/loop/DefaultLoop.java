@@ -2,6 +2,7 @@ package dev.loop;
 
 import dev.loop.engine.Engine;
 import dev.loop.engine.EngineSettings;
+import dev.loop.log.LogContext;
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.TimerQueue;
 import java.time.Duration;
@@ -137,7 +138,7 @@ final class DefaultLoop extends Engine implements Loop {
         if (h != null) {
             h.handle(this, message, error, source);
         } else {
-            logDefault(message, error);
+            logDefault(message, error, source);
         }
     }
 
@@ -149,7 +150,7 @@ final class DefaultLoop extends Engine implements Loop {
     @Override
     public LoopExceptionHandler exceptionHandler() {
         LoopExceptionHandler h = exceptionHandler;
-        return h != null ? h : (loop, message, error, source) -> logDefault(message, error);
+        return h != null ? h : (loop, message, error, source) -> logDefault(message, error, source);
     }
 
     @Override
@@ -168,6 +169,17 @@ final class DefaultLoop extends Engine implements Loop {
     @Override
     public LoopMetrics metrics() {
         return LoopMetrics.of(this, tasks.liveCount());
+    }
+
+    /** A record written while a task holds the loop thread names the task. */
+    @Override
+    protected void describeCurrent(LogContext context) {
+        if (inLoop()) {
+            LoopTask<?> t = tasks.current;
+            if (t != null) {
+                context.task(t.name());
+            }
+        }
     }
 
     @Override

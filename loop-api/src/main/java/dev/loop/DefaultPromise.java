@@ -1,5 +1,6 @@
 package dev.loop;
 
+import dev.loop.engine.Engine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
@@ -179,9 +180,12 @@ sealed class DefaultPromise<T> implements Promise<T>, Runnable permits LoopTask 
 
     private void notRun(Object callbacks) {
         try {
-            int n = callbacks instanceof Object[] arr ? arr.length : 1;
-            System.getLogger("dev.loop").log(System.Logger.Level.WARNING, n + " callback(s) of " + this
-                    + " not run: its loop (" + loop.backendName() + ") closed before the future completed");
+            System.Logger log = System.getLogger("dev.loop");
+            if (log.isLoggable(System.Logger.Level.WARNING)) {
+                int n = callbacks instanceof Object[] arr ? arr.length : 1;
+                log.log(System.Logger.Level.WARNING, Engine.of(loop).logContext(this).line(n + " callback(s) of " + this
+                        + " not run: its loop closed before the future completed"));
+            }
         } catch (Throwable loggingFailed) {
             // the completion itself succeeded; nothing more can be done about the callbacks
         }
@@ -485,7 +489,10 @@ sealed class DefaultPromise<T> implements Promise<T>, Runnable permits LoopTask 
             try {
                 loop.callSoon(() -> loop.callExceptionHandler(msg, error, null));
             } catch (RuntimeException loopClosed) {
-                System.getLogger("dev.loop").log(System.Logger.Level.ERROR, msg, error);
+                System.Logger log = System.getLogger("dev.loop");
+                if (log.isLoggable(System.Logger.Level.ERROR)) {
+                    log.log(System.Logger.Level.ERROR, Engine.of(loop).logContext(null).line(msg), error);
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.loop;
 
+import dev.loop.log.LogContext;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
@@ -14,7 +15,7 @@ import java.util.function.Consumer;
  * the read side of the future, everything runs on the loop thread or inside the task while it
  * holds the loop thread's turn.
  */
-final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<LoopFuture<?>> {
+final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<LoopFuture<?>>, LogContext.Subject {
     // Where the task is. The invariant, as asyncio's Task keeps it: a suspended task has exactly one
     // wake-up source armed (its step() queued, a done-callback on waitingOn, or sleepTimer), never
     // two, and a running or finished task has none.
@@ -461,11 +462,21 @@ final class LoopTask<T> extends DefaultPromise<T> implements Task<T>, Consumer<L
         return name();
     }
 
+    @Override
+    public void describeTo(LogContext context) {
+        context.task(name());
+    }
+
     /** The stepper: a named class, so a debug log or an error about a step names the task. */
-    private final class Step implements Runnable {
+    private final class Step implements Runnable, LogContext.Subject {
         @Override
         public void run() {
             step();
+        }
+
+        @Override
+        public void describeTo(LogContext context) {
+            context.task(name());
         }
 
         @Override

@@ -63,17 +63,21 @@ public final class Loops {
         } catch (Exception | LinkageError e) {
             throw new IllegalStateException("backend " + backend.info.name() + " failed to open: " + e, e);
         }
+        DefaultLoop loop = new DefaultLoop(io, backend.info.name(), queue, timers.info.name(), options);
         if (backend.byPriority) {
             String choice = "backend " + backend.info.name() + " chosen by priority, as no backend was named "
                     + "(LoopOptions.withBackend, -D" + BACKEND_PROPERTY + ", $" + BACKEND_ENV + "): " + backend.why;
-            if (ANNOUNCED.add(choice)) {
+            if (ANNOUNCED.add(choice) && LOG.isLoggable(System.Logger.Level.INFO)) {
                 // Said once: with the native jars missing, the loop would otherwise fall back in silence.
-                LOG.log(System.Logger.Level.INFO, choice);
+                // Named after the first loop that chose it, the one to look for in the records after it.
+                LOG.log(System.Logger.Level.INFO, loop.logContext(null).line(choice));
             }
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> "opening a loop on backend " + backend.info.name() + " ("
-                + backend.why + ") with timers " + timers.info.name() + " (" + timers.why + ")");
-        return new DefaultLoop(io, backend.info.name(), queue, timers.info.name(), options);
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, loop.logContext(null).line("opened on backend " + backend.info.name()
+                    + " (" + backend.why + ") with timers " + timers.info.name() + " (" + timers.why + ")"));
+        }
+        return loop;
     }
 
     /** Every backend and timer strategy found on the class path, available or not. */

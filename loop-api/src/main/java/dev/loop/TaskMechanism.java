@@ -1,5 +1,6 @@
 package dev.loop;
 
+import dev.loop.log.LogContext;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -46,10 +47,13 @@ abstract class TaskMechanism {
     /** Releases what the mechanism kept for a task that has finished. */
     abstract void finished(LoopTask<?> task);
 
-    /** The mechanism for a new loop, chosen by {@code requested} (the property's value, or null). */
-    static TaskMechanism forName(String requested) {
+    /**
+     * The mechanism for a new loop, chosen by {@code requested} (the property's value, or null); a
+     * warning names {@code loopName}, the loop whose first task chose.
+     */
+    static TaskMechanism forName(String requested, String loopName) {
         return choose(requested, ContinuationMechanism.AVAILABLE, ContinuationMechanism.UNAVAILABLE_REASON, WARNED,
-                LOG);
+                LOG, loopName);
     }
 
     /**
@@ -58,7 +62,7 @@ abstract class TaskMechanism {
      * back to threads and warns once per {@code warned}, naming the flag.
      */
     static TaskMechanism choose(String requested, boolean continuationAvailable, String unavailableReason,
-                                AtomicBoolean warned, System.Logger log) {
+                                AtomicBoolean warned, System.Logger log, String loopName) {
         String name = requested == null || requested.isBlank() ? AUTO : requested.trim().toLowerCase(Locale.ROOT);
         switch (name) {
             case CONTINUATION -> {
@@ -76,11 +80,11 @@ abstract class TaskMechanism {
                 if (continuationAvailable) {
                     return new ContinuationMechanism();
                 }
-                if (warned.compareAndSet(false, true)) {
-                    log.log(System.Logger.Level.WARNING, "tasks run on virtual threads taking turns with the loop "
-                            + "thread (several times slower per switch) because jdk.internal.vm.Continuation is not "
-                            + "accessible (" + unavailableReason + "); start the JVM with " + FLAG
-                            + " (on the module path: =dev.loop) for fast tasks");
+                if (warned.compareAndSet(false, true) && log.isLoggable(System.Logger.Level.WARNING)) {
+                    log.log(System.Logger.Level.WARNING, LogContext.of(loopName).line("tasks run on virtual threads "
+                            + "taking turns with the loop thread (several times slower per switch) because "
+                            + "jdk.internal.vm.Continuation is not accessible (" + unavailableReason + "); start the JVM "
+                            + "with " + FLAG + " (on the module path: =dev.loop) for fast tasks"));
                 }
                 return new ThreadMechanism();
             }

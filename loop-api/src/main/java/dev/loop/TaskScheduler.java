@@ -46,7 +46,7 @@ final class TaskScheduler {
             synchronized (this) {
                 m = mechanism;
                 if (m == null) {
-                    m = TaskMechanism.forName(requested);
+                    m = TaskMechanism.forName(requested, loop.name());
                     mechanism = m;
                 }
             }

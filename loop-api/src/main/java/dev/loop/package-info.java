@@ -11,7 +11,8 @@
  * the futures are sealed to their implementations here (docs/adr/0012-sealed-loop-and-futures.md),
  * so nothing above needs to downcast.
  *
- * <p>May use: {@code dev.loop.engine} (the run loop it is built on) and {@code dev.loop.spi}.
+ * <p>May use: {@code dev.loop.engine} (the run loop it is built on), {@code dev.loop.spi} and
+ * {@code dev.loop.log} (the form of log records).
  * Used by: {@code dev.loop.sync}, {@code dev.loop.net}, and applications.
  * See docs/adr/0006-layout.md.
  */

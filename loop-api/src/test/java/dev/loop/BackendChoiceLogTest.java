@@ -56,16 +56,19 @@ class BackendChoiceLogTest {
 
     @Test
     void aChoiceByPriorityIsAnnouncedOnceWithWhyTheOthersWerePassedOver() {
+        String first;
         try (Loop a = Loops.open(); Loop b = Loops.open()) {
             assertEquals("park", a.backendName());
             assertEquals("park", b.backendName());
+            first = a.name();
         }
         try (LoopGroup g = LoopGroup.open(3, LoopOptions.defaults())) {
             assertEquals(3, g.size());
         }
         assertEquals(1, infoLines.size(), "one line for five loops: " + infoLines);
         String line = infoLines.get(0);
-        assertTrue(line.startsWith("backend park chosen by priority"), line);
+        assertTrue(line.startsWith("[" + first + "] backend park chosen by priority"),
+                "named after the loop that chose it, in the form of every record: " + line);
         assertTrue(line.contains("-Dloop.backend"), "says how to name one: " + line);
         assertTrue(line.contains("nowhere unavailable: ") && line.contains("hardware"),
                 "the better backend passed over, with its reason: " + line);

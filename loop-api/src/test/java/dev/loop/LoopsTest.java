@@ -69,14 +69,16 @@ class LoopsTest {
         };
         logger.setLevel(Level.ALL);
         logger.addHandler(capture);
+        String name;
         try (Loop loop = Loops.open()) {
             assertEquals("park", loop.backendName());
+            name = loop.name();
         } finally {
             logger.removeHandler(capture);
             logger.setLevel(level);
         }
         String t = String.join("\n", lines);
-        assertTrue(t.contains("FINE opening a loop on backend park (highest priority available; others: "), t);
+        assertTrue(t.contains("FINE [" + name + "] opened on backend park (highest priority available; others: "), t);
         assertTrue(t.contains("nowhere unavailable: ") && t.contains("hardware"), t);
     }
 

@@ -17,7 +17,7 @@ class TaskMechanismTest {
 
     @Test
     void autoTakesContinuationsWhenExported() {
-        TaskMechanism m = TaskMechanism.choose(null, true, null, new AtomicBoolean(), System.getLogger(LOGGER));
+        TaskMechanism m = TaskMechanism.choose(null, true, null, new AtomicBoolean(), System.getLogger(LOGGER), "loop-9-test");
         assertEquals("continuation", m.name());
     }
 
@@ -47,27 +47,27 @@ class TaskMechanismTest {
             }
         };
         for (int i = 0; i < 3; i++) {
-            TaskMechanism m = TaskMechanism.choose("auto", false, "not exported", warned, log);
+            TaskMechanism m = TaskMechanism.choose("auto", false, "not exported", warned, log, "loop-9-test");
             assertEquals("threads", m.name());
         }
         assertEquals(1, logged.size(), "warned once: " + logged);
-        assertTrue(logged.get(0).startsWith("WARNING "), logged.get(0));
+        assertTrue(logged.get(0).startsWith("WARNING [loop-9-test] "), "names the loop that chose: " + logged.get(0));
         assertTrue(logged.get(0).contains("--add-exports java.base/jdk.internal.vm=ALL-UNNAMED"), logged.get(0));
     }
 
     @Test
     void requiringContinuationsWithoutTheExportIsAClearError() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> TaskMechanism.choose("continuation",
-                false, "not exported", new AtomicBoolean(), System.getLogger(LOGGER)));
+                false, "not exported", new AtomicBoolean(), System.getLogger(LOGGER), "loop-9-test"));
         assertTrue(e.getMessage().contains("--add-exports java.base/jdk.internal.vm=ALL-UNNAMED"), e.getMessage());
     }
 
     @Test
     void threadsCanBeForcedAndUnknownNamesAreRefused() {
         assertEquals("threads", TaskMechanism.choose(" Threads ", true, null, new AtomicBoolean(),
-                System.getLogger(LOGGER)).name());
+                System.getLogger(LOGGER), "loop-9-test").name());
         assertThrows(IllegalArgumentException.class, () -> TaskMechanism.choose("fibers", true, null,
-                new AtomicBoolean(), System.getLogger(LOGGER)));
+                new AtomicBoolean(), System.getLogger(LOGGER), "loop-9-test"));
     }
 
     @Test

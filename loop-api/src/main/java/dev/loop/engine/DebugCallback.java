@@ -33,6 +33,14 @@ final class DebugCallback implements Runnable {
         return sb.toString();
     }
 
+    /** What {@code r} runs: a timer's or a debug wrapper's callback, else {@code r}; for a record's context. */
+    static Object unwrap(Object r) {
+        if (r instanceof EngineTimer t) {
+            r = t.callback();
+        }
+        return r instanceof DebugCallback d ? d.callback : r;
+    }
+
     @Override
     public void run() {
         callback.run();

@@ -1,5 +1,6 @@
 package dev.loop.engine;
 
+import dev.loop.log.LogContext;
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerQueue;
@@ -48,6 +49,8 @@ public abstract class Engine {
     private volatile boolean closed;
     private boolean closing;
     private long iterations;
+    /** What the report being handled is about besides its source (loop thread only; see {@link #report(String, Throwable, Object, Object)}). */
+    private Object reportAbout;
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
@@ -58,13 +61,13 @@ public abstract class Engine {
         this.timersName = settings.timersName();
         this.debug = settings.debug();
         this.inbox = new Inbox("backend " + backendName);
-        this.log = new EngineLog(backendName);
+        this.log = new EngineLog(stats.name(), this::logContext);
         this.sleep = new Sleep(io, timers, clock);
         this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos(), stats);
         this.submissions = new Submissions(this, inbox, ready, this.timers, callbacks, stats,
                 settings.maxInboxPerIteration());
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
-        io.reportFailuresTo(this::receiverFailed);
+        io.reportFailuresTo(new DriverReports(this::receiverFailed, this::logContext));
     }
 
     /**
@@ -360,7 +363,28 @@ public abstract class Engine {
         try {
             handle(message, error, source);
         } catch (Throwable handlerFailed) {
-            log.handlerFailed(message, error, handlerFailed);
+            log.handlerFailed(message, error, handlerFailed, source);
+        }
+    }
+
+    /**
+     * As {@link #report(String, Throwable, Object)}, for a report whose source (the handler a user
+     * gave, say) is not what it is about ({@code about}: the connection that handler serves). On the
+     * loop's thread (or its owner's, while it is not running), while the handler runs, the default
+     * handler's record names {@code about} in its context too ({@link #logContext}), also when a
+     * user's handler passes the report on to it.
+     */
+    public final void report(String message, Throwable error, Object source, Object about) {
+        if (!ownedHere()) {
+            report(message, error, source);
+            return;
+        }
+        Object outer = reportAbout;
+        reportAbout = about;
+        try {
+            report(message, error, source);
+        } finally {
+            reportAbout = outer;
         }
     }
 
@@ -383,12 +407,40 @@ public abstract class Engine {
      * no exception is a summary, such as how many peers failed their handshakes, which says all
      * there is to say in one line). Never throws.
      */
-    protected final void logDefault(String message, Throwable error) {
+    protected final void logDefault(String message, Throwable error, Object source) {
         if (error == null) {
-            log.warning(message);
+            log.warning(message, source);
         } else {
-            log.error(message, error);
+            log.error(message, error, source);
         }
+    }
+
+    /**
+     * The context for a record about {@code about} (may be null) written now: the loop's name, what
+     * {@code about} and the report being handled are about, and what the layer above adds
+     * ({@link #describeCurrent}: the running task). Builds it: call once the level is enabled.
+     */
+    public final LogContext logContext(Object about) {
+        LogContext c = LogContext.of(stats.name());
+        if (reportAbout != null && ownedHere()) {
+            c.about(reportAbout); // first: it is what the report is about, the source its reporter
+        }
+        c.about(DebugCallback.unwrap(about));
+        describeCurrent(c);
+        return c;
+    }
+
+    /**
+     * On the loop thread, or on its owner's thread while no thread runs it (a server closed after
+     * the loop stopped): where the loop's state is this thread's to read and write.
+     */
+    private boolean ownedHere() {
+        Thread o = owner;
+        return o == null || o == Thread.currentThread();
+    }
+
+    /** Adds what runs on the loop right now to a record's context; the loop adds its running task. */
+    protected void describeCurrent(LogContext context) {
     }
 
     /** Reports that could be neither handled nor logged (each also printed a fixed line on standard error). */

@@ -1,6 +1,8 @@
 package dev.loop.engine;
 
+import dev.loop.log.LogContext;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Where the engine writes what it cannot hand to anyone: the {@code dev.loop} logger, and a last
@@ -20,12 +22,16 @@ final class EngineLog {
         warmUp();
     }
 
+    /** For the last-resort line, which must not need the context built (the loop's name alone). */
     private final String prefix;
+    /** The context of a record about an object: the engine's {@link Engine#logContext}. */
+    private final Function<Object, LogContext> context;
     /** Allocated up front: counting a lost report must not need memory either. */
     private final AtomicLong failed = new AtomicLong();
 
-    EngineLog(String backendName) {
-        this.prefix = "loop (" + backendName + "): ";
+    EngineLog(String loopName, Function<Object, LogContext> context) {
+        this.prefix = "[" + loopName + "] ";
+        this.context = context;
     }
 
     /**
@@ -42,38 +48,51 @@ final class EngineLog {
             java.io.StringWriter trace = new java.io.StringWriter();
             new Throwable().printStackTrace(new java.io.PrintWriter(trace));
             LOG.isLoggable(System.Logger.Level.ERROR); // the logger's backend, found and configured
+            LogContext.of("").connection(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), null)
+                    .line(""); // the context's classes, loaded
         } catch (Throwable t) {
             // nothing to prepare: a record that cannot be written later falls back to lost()
         }
     }
 
-    /** Logs at ERROR; if that fails, {@link #lost(String, Throwable)}. */
-    void error(String message, Throwable error) {
+    /** Logs at ERROR, with the context of a record about {@code about}; if that fails, {@link #lost(String, Throwable)}. */
+    void error(String message, Throwable error, Object about) {
+        write(System.Logger.Level.ERROR, message, error, about);
+    }
+
+    private void write(System.Logger.Level level, String message, Throwable error, Object about) {
         try {
-            LOG.log(System.Logger.Level.ERROR, prefix + message, error);
+            if (LOG.isLoggable(level)) {
+                LOG.log(level, context.apply(about).line(message), error);
+            }
         } catch (Throwable loggingFailed) {
             lost(message, error);
         }
     }
 
     /** The exception handler threw while handling {@code error}: both are logged, the original as suppressed. */
-    void handlerFailed(String message, Throwable error, Throwable handlerFailed) {
+    void handlerFailed(String message, Throwable error, Throwable handlerFailed, Object about) {
         try {
             if (error != null && handlerFailed != error) {
                 handlerFailed.addSuppressed(error);
             }
-            error("the loop's exception handler failed while handling: " + message, handlerFailed);
+            error("the loop's exception handler failed while handling: " + message, handlerFailed, about);
         } catch (Throwable noMemoryForTheMessage) {
             lost();
         }
     }
 
-    /** Logs at WARNING; if that fails, {@link #lost(String, Throwable)}. */
-    void warning(String message) {
+    /** Logs at WARNING, with the context of a record about {@code about}; if that fails, {@link #lost(String, Throwable)}. */
+    void warning(String message, Object about) {
+        write(System.Logger.Level.WARNING, message, null, about);
+    }
+
+    /** Whether a WARNING would be written: a caller checks before building a message. */
+    boolean warningOn() {
         try {
-            LOG.log(System.Logger.Level.WARNING, prefix + message);
+            return LOG.isLoggable(System.Logger.Level.WARNING);
         } catch (Throwable loggingFailed) {
-            lost(message, null);
+            return true; // write() then says what it can
         }
     }
 

@@ -58,7 +58,10 @@ final class SlowCallbacks {
 
     private void slow(Object what, long nanos, String site) {
         try {
-            log.warning("executing " + EngineLog.describe(what) + " took " + nanos / 1_000_000 + " ms" + site);
+            if (log.warningOn()) {
+                // about what ran: a task's turn names the task, a connection's readiness its addresses
+                log.warning("executing " + EngineLog.describe(what) + " took " + nanos / 1_000_000 + " ms" + site, what);
+            }
         } catch (Throwable noMemoryForTheMessage) {
             log.lost();
         }

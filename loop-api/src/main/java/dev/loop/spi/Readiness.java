@@ -37,6 +37,25 @@ public final class Readiness {
          * @param failure what the receiver threw
          */
         void receiverFailed(Object source, Throwable failure);
+
+        /**
+         * Writes a record of the backend's own on {@code logger} (a failed deregistration at DEBUG,
+         * say), never throwing. The engine's implementation puts the loop's context in front of
+         * {@code message} (the loop's name, the running task, what {@code about} names), as on
+         * every record the loop writes; this default, for a driver used without an engine, writes
+         * the message as it is.
+         *
+         * @param about what the record is about, or null
+         */
+        default void log(System.Logger logger, System.Logger.Level level, String message, Throwable error, Object about) {
+            try {
+                if (logger.isLoggable(level)) {
+                    logger.log(level, message, error);
+                }
+            } catch (Throwable loggingFailed) {
+                // a backend's record is never worth failing its caller for
+            }
+        }
     }
 
     /**

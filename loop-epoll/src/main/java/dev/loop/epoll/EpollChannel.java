@@ -140,7 +140,7 @@ abstract class EpollChannel implements EpollIoHandle {
             try {
                 registration.cancel(); // EPOLL_CTL_DEL before close: the fd number may be reused at once
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "cancelling the epoll registration of " + this + " failed", e);
+                net.failures().log(LOG, System.Logger.Level.DEBUG, "cancelling the epoll registration of " + this + " failed", e, this);
             }
         }
         try {

@@ -90,7 +90,7 @@ final class EpollWatch implements EpollIoHandle, IoWatch {
         try {
             registration.cancel();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "cancelling the epoll registration of " + this + " failed", e);
+            net.failures().log(LOG, System.Logger.Level.DEBUG, "cancelling the epoll registration of " + this + " failed", e, this);
         }
     }
 

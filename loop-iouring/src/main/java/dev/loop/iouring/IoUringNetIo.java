@@ -295,7 +295,7 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
             try {
                 r.run();
             } catch (RuntimeException | LinkageError e) {
-                LOG.log(System.Logger.Level.ERROR, "what waited for a socket to close failed", e);
+                failures().log(LOG, System.Logger.Level.ERROR, "what waited for a socket to close failed", e, r);
             }
         }
         return n;

@@ -87,7 +87,7 @@ final class DatagramReceiver {
             try {
                 h.onDatagram(ep, s, from);
             } catch (RuntimeException e) {
-                ep.loop.callExceptionHandler("exception in onDatagram of " + h, e, h);
+                ep.net.report("exception in onDatagram of " + h, e, h, ep);
             }
         }
     }
@@ -102,13 +102,13 @@ final class DatagramReceiver {
             if (untakenErrors == null) {
                 untakenErrors = new RepeatedFailure(ep.net, h);
             }
-            untakenErrors.failed(what + " on " + ep + " failed", e);
+            untakenErrors.failed(what + " on " + ep + " failed", e, ep);
             return;
         }
         try {
             h.onError(ep, e);
         } catch (RuntimeException thrown) {
-            ep.loop.callExceptionHandler("exception in onError of " + h, thrown, h);
+            ep.net.report("exception in onError of " + h, thrown, h, ep);
         }
     }
 
@@ -228,7 +228,7 @@ final class DatagramReceiver {
             try {
                 h.onClosed(ep, error);
             } catch (RuntimeException e) {
-                ep.loop.callExceptionHandler("exception in onClosed of " + h, e, h);
+                ep.net.report("exception in onClosed of " + h, e, h, ep);
             }
         }
     }

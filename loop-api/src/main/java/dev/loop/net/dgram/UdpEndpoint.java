@@ -1,5 +1,6 @@
 package dev.loop.net.dgram;
 
+import dev.loop.log.LogContext;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
@@ -45,7 +46,7 @@ import java.util.Set;
  * counts as taken (its future is done); one the kernel then refuses is reported as a receive error
  * is, and dropped.
  */
-public final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, NetRegistry.Owned {
+public final class UdpEndpoint extends CoalescedReadiness implements DatagramEndpoint, NetRegistry.Owned, LogContext.Subject {
     private static final int OPEN = 0;
     private static final int CLOSING = 1; // graceful: sending the queue, then closing
     private static final int CLOSED = 2;
@@ -479,6 +480,11 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
     @Override
     public InetSocketAddress localAddress() {
         return socket.localAddress();
+    }
+
+    @Override
+    public void describeTo(LogContext context) {
+        context.connection(socket.localAddress(), remote);
     }
 
     @Override

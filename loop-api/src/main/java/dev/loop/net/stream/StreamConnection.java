@@ -1,5 +1,6 @@
 package dev.loop.net.stream;
 
+import dev.loop.log.LogContext;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
@@ -41,7 +42,7 @@ import java.nio.channels.FileChannel;
  * flushes, then reads, then passes on the interest the two now need. A read or write on a ready
  * transport therefore allocates nothing but the future the caller asked for.
  */
-public final class StreamConnection extends CoalescedReadiness implements Connection, NetRegistry.Owned {
+public final class StreamConnection extends CoalescedReadiness implements Connection, NetRegistry.Owned, LogContext.Subject {
     private static final int CONNECTING = 0;
     private static final int OPEN = 1;
     private static final int CLOSING = 2; // graceful: flushing the queue, then closing
@@ -541,6 +542,25 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
     @Override
     public ConnectionOptions options() {
         return options;
+    }
+
+    /**
+     * The local address as the transport reports it; once the socket is closed (a failed handshake
+     * is reported after the close) an accepted connection's is its server's, which it shares unless
+     * the server listens on a wildcard address. Asks nothing of the kernel when nobody logs.
+     */
+    @Override
+    public void describeTo(LogContext context) {
+        SocketAddress here;
+        try {
+            here = localSocketAddress();
+        } catch (RuntimeException closed) {
+            here = null;
+        }
+        if (here == null && server != null) {
+            here = server.local();
+        }
+        context.connection(here, remote);
     }
 
     @Override

@@ -116,7 +116,7 @@ final class StreamReader {
                 try {
                     h.onEof(conn);
                 } catch (RuntimeException e) {
-                    conn.net.report("exception in onEof of " + h, e, h);
+                    conn.net.report("exception in onEof of " + h, e, h, conn);
                 }
                 return;
             }
@@ -136,7 +136,7 @@ final class StreamReader {
         try {
             h.onData(conn, data);
         } catch (RuntimeException e) {
-            conn.net.report("exception in onData of " + h, e, h);
+            conn.net.report("exception in onData of " + h, e, h, conn);
         }
     }
 
@@ -467,7 +467,7 @@ final class StreamReader {
             try {
                 h.onServerShutdown(conn);
             } catch (RuntimeException e) {
-                conn.net.report("exception in onServerShutdown of " + h, e, h);
+                conn.net.report("exception in onServerShutdown of " + h, e, h, conn);
             }
         }
     }
@@ -485,7 +485,7 @@ final class StreamReader {
             try {
                 h.onClosed(conn, error);
             } catch (RuntimeException e) {
-                conn.net.report("exception in onClosed of " + h, e, h);
+                conn.net.report("exception in onClosed of " + h, e, h, conn);
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.loop.net.stream;
 
+import dev.loop.log.LogContext;
 import dev.loop.Loop;
 import dev.loop.LoopFuture;
 import dev.loop.Promise;
@@ -34,7 +35,7 @@ import java.util.function.Consumer;
  * accepting happens in the callback phase, at most {@link ServerOptions#maxAcceptsPerWakeup()}
  * connections per readiness event.
  */
-public final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.Owned {
+public final class TcpServer extends CoalescedReadiness implements Server, NetRegistry.Owned, LogContext.Subject {
     /** Where a group's accepting loop sends accepted sockets instead of adopting them itself. */
     interface Dispatch {
         /** Called on the accepting loop's thread with a socket no poller knows yet. */
@@ -219,7 +220,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
         try {
             onAccept.accept(c);
         } catch (RuntimeException e) {
-            net.report("exception in the accept handler of " + this, e, onAccept);
+            net.report("exception in the accept handler of " + this, e, onAccept, c);
         }
     }
 
@@ -235,7 +236,7 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
                 accept(c);
             } else if (open && !dev.loop.engine.Engine.of(loop).isClosing()) {
                 handshakeFailures.failed("TLS handshake with " + c.remote + " on " + local + " failed; closed the connection",
-                        f.exception());
+                        f.exception(), c);
             }
         });
     }
@@ -363,6 +364,16 @@ public final class TcpServer extends CoalescedReadiness implements Server, NetRe
     @Override
     public boolean isOpen() {
         return open;
+    }
+
+    /** Where it listens, as bound (a Unix socket's name); for its connections' log context. */
+    SocketAddress local() {
+        return local;
+    }
+
+    @Override
+    public void describeTo(LogContext context) {
+        context.server(local);
     }
 
     @Override

@@ -5,7 +5,7 @@
  * layer it asks {@code .tls} for and swaps in itself.
  *
  * <p>May use: {@code dev.loop}, {@code dev.loop.spi}, {@code dev.loop.engine}, the public types of
- * {@code dev.loop.net}, {@code .transport} and {@code .tls}. See docs/adr/0013-networking-layout.md.
+ * {@code dev.loop.net}, {@code .transport} and {@code .tls}, and {@code dev.loop.log}. See docs/adr/0013-networking-layout.md.
  */
 package dev.loop.net.stream;
 

@@ -83,8 +83,17 @@ public final class NetRegistry {
      * @return false if reporting failed
      */
     public boolean report(String message, Throwable error, Object source) {
+        return report(message, error, source, null);
+    }
+
+    /**
+     * As {@link #report(String, Throwable, Object)}, about {@code about} (the connection a failing
+     * handler serves, say): the default handler's record names it in its context
+     * ({@link Engine#report(String, Throwable, Object, Object)}).
+     */
+    public boolean report(String message, Throwable error, Object source, Object about) {
         try {
-            loop.callExceptionHandler(message, error, source);
+            Engine.of(loop).report(message, error, source, about);
             return true;
         } catch (Throwable reportFailed) {
             return false;

@@ -1,6 +1,7 @@
 package dev.loop.net.transport;
 
 import dev.loop.TimerHandle;
+import dev.loop.engine.Engine;
 import java.time.Duration;
 
 /**
@@ -19,6 +20,10 @@ import java.time.Duration;
  * condition that lasts an hour, or a million hostile connections, costs a few hundred reports, and
  * no failure goes uncounted. Each failure, with its exception, is also logged at DEBUG on
  * {@value #DETAIL_LOGGER}, for whoever wants to see every one.
+ *
+ * <p>A failure can be about something besides the source (the connection whose handshake failed,
+ * of a server that is the source): a report's record then names it in its context, the summary's
+ * the first of the failures it counts ({@link Engine#logContext}).
  *
  * <p>Reports go to the loop's exception handler without an exception (so its default logs them at
  * WARNING, without a trace). Reporting never throws ({@link NetRegistry#report}): at the open-file
@@ -40,6 +45,7 @@ public final class RepeatedFailure {
     private long lastReport;     // loop time of the last report, while failing
     private long untold;         // failures since the last report that no report mentioned
     private String firstUntold;  // the one-line description of the first of them
+    private Object firstAbout;   // what the first of them was about, for the summary's context
     private TimerHandle timer;   // the summary at the end of the interval, while some are untold
 
     public RepeatedFailure(NetRegistry net, Object source) {
@@ -49,18 +55,23 @@ public final class RepeatedFailure {
 
     /** The operation failed with {@code error}: reported now, or counted for the interval's summary. */
     public void failed(String message, Throwable error) {
-        detail(message, error);
+        failed(message, error, null);
+    }
+
+    /** As {@link #failed(String, Throwable)}, the failure being about {@code about} (may be null). */
+    public void failed(String message, Throwable error, Object about) {
+        detail(message, error, about);
         String line = message + ": " + oneLine(error);
         long now = net.loop.time();
         if (failing && now - lastReport < INTERVAL.toNanos()) {
-            count(line, now);
+            count(line, now, about);
             return;
         }
         failing = true;
         lastReport = now;
         if (!net.report(line + "; more like it are counted and reported at most once per "
-                + INTERVAL.toSeconds() + " s", null, source)) {
-            count(line, now); // the error path itself failed: the summary tells it
+                + INTERVAL.toSeconds() + " s", null, source, about)) {
+            count(line, now, about); // the error path itself failed: the summary tells it
         }
     }
 
@@ -79,6 +90,7 @@ public final class RepeatedFailure {
         long n = untold;
         untold = 0;
         firstUntold = null;
+        firstAbout = null;
         net.report(message + (n == 0 ? "" : " (" + n + " more failures since the last report were not reported one by one)"),
                 null, source);
     }
@@ -91,9 +103,10 @@ public final class RepeatedFailure {
         }
     }
 
-    private void count(String line, long now) {
+    private void count(String line, long now, Object about) {
         if (untold++ == 0) {
             firstUntold = line;
+            firstAbout = about;
         }
         if (timer == null) {
             try {
@@ -113,10 +126,12 @@ public final class RepeatedFailure {
         long now = net.loop.time();
         String m = n + " more failure" + (n == 1 ? "" : "s") + " like it in the last " + seconds(now - lastReport)
                 + " s (each at DEBUG on " + DETAIL_LOGGER + "); the first: " + firstUntold;
+        Object about = firstAbout;
         lastReport = now;
         untold = 0;
         firstUntold = null;
-        if (!net.report(m, null, source)) {
+        firstAbout = null;
+        if (!net.report(m, null, source, about)) {
             untold = n; // told nobody: the next summary tells it again
         }
     }
@@ -128,10 +143,11 @@ public final class RepeatedFailure {
         }
     }
 
-    private static void detail(String message, Throwable error) {
+    private void detail(String message, Throwable error, Object about) {
         try {
             if (DETAIL.isLoggable(System.Logger.Level.DEBUG)) {
-                DETAIL.log(System.Logger.Level.DEBUG, message, error);
+                DETAIL.log(System.Logger.Level.DEBUG,
+                        Engine.of(net.loop).logContext(about != null ? about : source).line(message), error);
             }
         } catch (Throwable loggingFailed) {
             // the count and the summary still say it happened

@@ -6,7 +6,7 @@
  * makes, watermarked queues, addresses, and descriptor watches.
  *
  * <p>May use: {@code dev.loop}, {@code dev.loop.spi}, {@code dev.loop.engine} (the loop's backend
- * and the registry kept as an engine extension), and the public types of {@code dev.loop.net}. Not
+ * and the registry kept as an engine extension), the public types of {@code dev.loop.net}, and {@code dev.loop.log}. Not
  * {@code .stream}, {@code .tls} or {@code .dgram}: they are built on this package. See
  * docs/adr/0013-networking-layout.md.
  */
