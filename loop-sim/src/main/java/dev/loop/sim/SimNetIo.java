@@ -28,6 +28,7 @@ final class SimNetIo implements NetIo {
     private final SimDriver driver;
     private final SimNetwork net;
     private final SimHost host;
+    private SimUnixIo unix;
 
     SimNetIo(SimDriver driver) {
         this.driver = driver;
@@ -160,6 +161,14 @@ final class SimNetIo implements NetIo {
         if (host.open.size() >= host.openFileLimit) {
             throw SocketErrors.of(Call.IO, SocketErrors.EMFILE, null, null);
         }
+    }
+
+    @Override
+    public dev.loop.spi.UnixIo unix() {
+        if (unix == null) {
+            unix = new SimUnixIo(driver);
+        }
+        return unix;
     }
 
     @Override
