@@ -28,8 +28,11 @@ final class ProcessIds {
         }
     }
 
-    /** Fixed ids for the {@code n}th host of a simulation, so that a run's output depends on its seed only. */
-    static long[] simulated(int n) {
-        return new long[] {SIMULATED_USER + n, SIMULATED_USER, SIMULATED_USER};
+    /**
+     * Fixed ids for the host added after {@code before} others (the host at 10.0.0.{@code before + 1}),
+     * so that a run's output depends on its seed only: process id 1000 plus that host number.
+     */
+    static long[] simulated(int before) {
+        return new long[] {SIMULATED_USER + before + 1, SIMULATED_USER, SIMULATED_USER};
     }
 }

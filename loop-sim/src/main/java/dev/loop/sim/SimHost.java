@@ -96,8 +96,8 @@ public final class SimHost {
 
     /**
      * The process id, user id and group id a Unix domain peer on this host reads as its credentials
-     * (by default 1000 plus the host's number, and 1000 for both ids; on the shared network, this
-     * JVM's own).
+     * (by default 1000 plus the host's number, 1001 for the host at 10.0.0.1, and 1000 for both
+     * ids; on the shared network, this JVM's own).
      */
     public void processIds(long pid, long uid, long gid) {
         net.lock.lock();

@@ -332,6 +332,10 @@ final class SimSocket extends SimHandle implements IoSocket {
 
     @Override
     public void abort() {
+        if (unix) {
+            close(); // SO_LINGER means nothing to a Unix domain socket: the peer reads the end, or a reset if bytes were unread
+            return;
+        }
         net.lock.lock();
         try {
             if (closed) {
@@ -339,9 +343,6 @@ final class SimSocket extends SimHandle implements IoSocket {
             }
             release();
             if (connected) {
-                if (unix) {
-                    in.writer.changed();
-                }
                 in.discard();
                 resetPeer();
             }

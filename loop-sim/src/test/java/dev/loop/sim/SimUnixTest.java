@@ -62,7 +62,7 @@ class SimUnixTest {
             sim.runUntil(() -> log.size() == 3, Duration.ofSeconds(5));
             assertTrue(log.contains("same host: hello"), log.toString());
             assertTrue(log.contains("other host: ConnectException: No such file or directory: " + PATH), log.toString());
-            assertTrue(log.contains("peer 1000/1000/1000"), "the first host's ids: " + log);
+            assertTrue(log.contains("peer 1001/1000/1000"), "the ids of the host at 10.0.0.1: " + log);
             assertTrue(!Files.exists(Path.of("/nonexistent-sim")), "no file was made");
         }
     }
@@ -99,6 +99,35 @@ class SimUnixTest {
             assertEquals("Address already in use: " + PATH, log.get(0));
             Throwable broken = assertInstanceOf(java.net.SocketException.class, log.get(1));
             assertEquals("Broken pipe", broken.getMessage());
+        }
+    }
+
+    @Test
+    void anAbortIsACloseTheEndWhenNothingWasUnreadAResetWhenSomethingWas() {
+        try (Simulation sim = Simulation.create(6)) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            sim.host("a", loop -> loop.spawn(() -> {
+                var accepted = new java.util.concurrent.LinkedBlockingQueue<Connection>();
+                Unix.listen(loop, PATH, accepted::add);
+                for (boolean unread : new boolean[] {false, true}) {
+                    Connection client = Async.await(Unix.connect(loop, PATH));
+                    Async.sleep(Duration.ofMillis(1));
+                    Connection server = accepted.poll();
+                    if (unread) {
+                        Async.await(server.write("x".getBytes(StandardCharsets.UTF_8)));
+                        Async.sleep(Duration.ofMillis(1));
+                    }
+                    client.abort();
+                    try {
+                        log.add("read " + Async.await(server.readLine(10), IOException.class));
+                    } catch (IOException e) {
+                        log.add(e.getMessage());
+                    }
+                }
+                return null;
+            }));
+            sim.runUntil(() -> log.size() == 2, Duration.ofSeconds(5));
+            assertEquals(List.of("read null", "Connection reset"), log);
         }
     }
 
