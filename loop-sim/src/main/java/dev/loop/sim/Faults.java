@@ -1,7 +1,9 @@
 package dev.loop.sim;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,6 +18,14 @@ public final class Faults {
     private long loopbackNanos = Duration.ofMillis(0).toNanos() + 20_000;
     private final Set<String> cut = new HashSet<>();
     final DatagramFaults datagrams;
+    /** Latency added to every link by spikes in progress ({@link RandomFaults}). */
+    private long spikeNanos;
+    /** Bytes per second of every link between two hosts; 0: unlimited. */
+    private long bandwidth;
+    /** Links with a bandwidth of their own, by direction ({@code "a->b"}). */
+    private final Map<String, Long> linkBandwidth = new HashMap<>();
+    /** When each limited link has sent what it was given so far, by direction. */
+    private final Map<String, Long> linkBusyUntil = new HashMap<>();
 
     Faults(Simulation simulation) {
         this.simulation = simulation;
@@ -39,6 +49,25 @@ public final class Faults {
         });
         simulation.trace("partition " + a.name() + " | " + b.name());
         return this;
+    }
+
+    /**
+     * Starts drawing faults at random from the seed, as {@code plan} says: partitions, resets,
+     * latency spikes, hosts stopped and restarted. Every fault drawn is a line of the trace.
+     */
+    public Faults random(RandomFaults plan) {
+        plan.start(simulation);
+        return this;
+    }
+
+    /** Adds {@code nanos} (negative: removes) to every link's latency: a spike begins or ends. */
+    void spike(long nanos) {
+        locked(() -> spikeNanos = Math.max(0, spikeNanos + nanos));
+    }
+
+    /** Ends every spike in progress. */
+    void endSpikes() {
+        locked(() -> spikeNanos = 0);
     }
 
     /** Cuts {@code host} off from every other host. */
@@ -105,11 +134,64 @@ public final class Faults {
         return this;
     }
 
+    /**
+     * Limits every link between two hosts to {@code bytesPerSecond} in each direction (0: no
+     * limit): a write of N bytes takes N / bandwidth to leave, after what the link carries already,
+     * and arrives its latency later. The window still bounds what is in flight.
+     */
+    public Faults bandwidth(long bytesPerSecond) {
+        checkBandwidth(bytesPerSecond);
+        locked(() -> bandwidth = bytesPerSecond);
+        simulation.trace("bandwidth " + bytesPerSecond + " B/s on every link");
+        return this;
+    }
+
+    /** Limits the link between {@code a} and {@code b} to {@code bytesPerSecond} each way (0: no limit). */
+    public Faults bandwidth(SimHost a, SimHost b, long bytesPerSecond) {
+        checkBandwidth(bytesPerSecond);
+        locked(() -> {
+            linkBandwidth.put(key(a, b), bytesPerSecond);
+            linkBandwidth.put(key(b, a), bytesPerSecond);
+        });
+        simulation.trace("bandwidth " + bytesPerSecond + " B/s " + a.name() + " <-> " + b.name());
+        return this;
+    }
+
+    private static void checkBandwidth(long bytesPerSecond) {
+        if (bytesPerSecond < 0) {
+            throw new IllegalArgumentException("a bandwidth is 0 (unlimited) or positive, not " + bytesPerSecond);
+        }
+    }
+
+    /** Whether segments from {@code a} to {@code b} queue behind a bandwidth limit. Under the lock. */
+    boolean limited(SimHost a, SimHost b) {
+        return a != b && (bandwidth > 0 || !linkBandwidth.isEmpty() && linkBandwidth.getOrDefault(key(a, b), 0L) > 0);
+    }
+
+    /**
+     * Puts {@code bytes} on the link from {@code a} to {@code b} at {@code now}: when the last of
+     * them has left {@code a} (now on an unlimited link). Under the lock.
+     */
+    long sent(SimHost a, SimHost b, long bytes, long now) {
+        if (!limited(a, b)) {
+            return now;
+        }
+        String k = key(a, b);
+        long rate = linkBandwidth.getOrDefault(k, bandwidth);
+        if (rate <= 0) {
+            return now;
+        }
+        long start = Math.max(now, linkBusyUntil.getOrDefault(k, 0L));
+        long done = start + Math.ceilDiv(bytes * 1_000_000_000L, rate); // bytes: one segment, far from overflowing
+        linkBusyUntil.put(k, done);
+        return done;
+    }
+
     long delay(SimHost a, SimHost b) {
         if (a == b) {
             return loopbackNanos;
         }
-        return latencyNanos + (jitterNanos == 0 ? 0 : simulation.random().nextLong(jitterNanos + 1));
+        return latencyNanos + spikeNanos + (jitterNanos == 0 ? 0 : simulation.random().nextLong(jitterNanos + 1));
     }
 
     boolean cut(SimHost a, SimHost b) {

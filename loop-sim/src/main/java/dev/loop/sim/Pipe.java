@@ -111,9 +111,9 @@ final class Pipe {
         size = Math.min(Math.max(size, needed), Math.max(capacity, needed));
         byte[] bigger = new byte[size];
         int used = (int) (written - read);
-        for (int i = 0; i < used; i++) {
-            bigger[i] = ring[(head + i) % ring.length];
-        }
+        int first = Math.min(used, ring.length - head); // the unread bytes, in at most two runs
+        System.arraycopy(ring, head, bigger, 0, first);
+        System.arraycopy(ring, 0, bigger, first, used - first);
         ring = bigger;
         head = 0;
     }

@@ -95,13 +95,18 @@ final class SimDriver implements IoDriver {
                 dueHandles.add(h);
             }
         }
-        handles.removeIf(h -> {
+        int kept = 0; // drops closed and adopted handles in place: no iterator or lambda per poll
+        for (int k = 0; k < size; k++) {
+            SimHandle h = handles.get(k);
             if (h.closed || h.driver != this) {
                 h.listed = h.driver != this && h.listed;
-                return true;
+            } else {
+                handles.set(kept++, h);
             }
-            return false;
-        });
+        }
+        if (kept < size) {
+            handles.subList(kept, size).clear();
+        }
         return dueHandles.size();
     }
 

@@ -24,6 +24,12 @@ public final class SimHost {
     private final InetAddress address;
     /** Listening sockets by address and port ({@code "*:80"} for a wildcard). */
     final Map<String, SimServerSocket> listeners = new HashMap<>();
+    /** Unix domain listeners by path ({@code "@name"} for an abstract name): the host's own namespace. */
+    final Map<String, SimServerSocket> unixNames = new HashMap<>();
+    /** Process id, user id and group id of the host's program: what a Unix domain peer's credentials read. */
+    long pid;
+    long uid;
+    long gid;
     /** Ports in use by connections (an ephemeral port is not handed out twice while in use). */
     private final Map<Integer, Integer> portUse = new HashMap<>();
     /** Open sockets, in opening order: what a stop resets, what the open-file limit counts. */
@@ -38,6 +44,10 @@ public final class SimHost {
         this.net = net;
         this.name = name;
         this.address = address;
+        long[] ids = net.simulation == null ? ProcessIds.ofThisProcess() : ProcessIds.simulated(net.hosts().size());
+        this.pid = ids[0];
+        this.uid = ids[1];
+        this.gid = ids[2];
     }
 
     public String name() {
@@ -82,6 +92,22 @@ public final class SimHost {
     /** At most {@code limit} sockets open at once; more fail with "Too many open files", as a process at its limit. */
     public void openFileLimit(int limit) {
         this.openFileLimit = limit;
+    }
+
+    /**
+     * The process id, user id and group id a Unix domain peer on this host reads as its credentials
+     * (by default 1000 plus the host's number, 1001 for the host at 10.0.0.1, and 1000 for both
+     * ids; on the shared network, this JVM's own).
+     */
+    public void processIds(long pid, long uid, long gid) {
+        net.lock.lock();
+        try {
+            this.pid = pid;
+            this.uid = uid;
+            this.gid = gid;
+        } finally {
+            net.lock.unlock();
+        }
     }
 
     /** A free ephemeral port (under the network's lock). */

@@ -30,6 +30,7 @@ final class SimNetIo implements NetIo {
     private final SimNetwork net;
     private final SimHost host;
     private DatagramIo datagrams;
+    private SimUnixIo unix;
 
     SimNetIo(SimDriver driver) {
         this.driver = driver;
@@ -162,6 +163,14 @@ final class SimNetIo implements NetIo {
         if (host.open.size() >= host.openFileLimit) {
             throw SocketErrors.of(Call.IO, SocketErrors.EMFILE, null, null);
         }
+    }
+
+    @Override
+    public dev.loop.spi.UnixIo unix() {
+        if (unix == null) {
+            unix = new SimUnixIo(driver);
+        }
+        return unix;
     }
 
     @Override

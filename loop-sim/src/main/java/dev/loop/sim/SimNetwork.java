@@ -120,6 +120,16 @@ final class SimNetwork {
         return simulation == null ? 0 : simulation.faults().delay(a, b);
     }
 
+    /** Whether segments from {@code a} to {@code b} queue behind a bandwidth limit. */
+    boolean limited(SimHost a, SimHost b) {
+        return simulation != null && simulation.faults().limited(a, b);
+    }
+
+    /** When the last of {@code bytes} sent now from {@code a} to {@code b} has left {@code a} ({@link Faults#sent}). */
+    long sent(SimHost a, SimHost b, long bytes) {
+        return simulation == null ? 0 : simulation.faults().sent(a, b, bytes, simulation.now());
+    }
+
     /** Whether segments from {@code a} to {@code b} are lost now (a partition). */
     boolean cut(SimHost a, SimHost b) {
         return simulation != null && simulation.faults().cut(a, b);

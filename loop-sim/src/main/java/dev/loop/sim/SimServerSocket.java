@@ -20,6 +20,10 @@ final class SimServerSocket extends SimHandle implements IoServerSocket {
     final int backlog;
     final int rcvbuf;
     final ArrayDeque<SimSocket> pending = new ArrayDeque<>();
+    /** A Unix domain listener's name in its host's namespace ({@link SimUnixIo}), or null for TCP. */
+    String unixName;
+    /** A Unix domain listener's path, or null (TCP, or an abstract name). */
+    SocketAddress unixLocal;
 
     SimServerSocket(SimNetwork net, SimHost host, SimDriver driver, IoReady ready, InetSocketAddress local,
                     int backlog, int rcvbuf) {
@@ -59,7 +63,7 @@ final class SimServerSocket extends SimHandle implements IoServerSocket {
 
     @Override
     public SocketAddress localAddress() {
-        return local;
+        return unixName != null ? unixLocal : local;
     }
 
     @Override
@@ -71,14 +75,18 @@ final class SimServerSocket extends SimHandle implements IoServerSocket {
             }
             closed = true;
             host.open.remove(this);
-            host.listeners.remove(SimHost.key(local.getAddress(), local.getPort()), this);
+            if (unixName != null) {
+                host.unixNames.remove(unixName, this); // the name is free again: nothing is left behind
+            } else {
+                host.listeners.remove(SimHost.key(local.getAddress(), local.getPort()), this);
+            }
             for (SimSocket s : pending) {
                 s.closed = true;
                 s.in.discard();
                 s.resetPeer(); // connections nobody accepted are reset
             }
             pending.clear();
-            net.trace(host.name() + " stopped listening on " + local);
+            net.trace(host.name() + " stopped listening on " + (unixName != null ? "unix " + unixName : local));
         } finally {
             net.lock.unlock();
         }
@@ -86,6 +94,6 @@ final class SimServerSocket extends SimHandle implements IoServerSocket {
 
     @Override
     public String toString() {
-        return "SimServerSocket[" + local + "]";
+        return "SimServerSocket[" + (unixName != null ? unixName : local) + "]";
     }
 }

@@ -4,6 +4,7 @@ import dev.loop.spi.IoReady;
 import dev.loop.spi.IoSocket;
 import dev.loop.spi.SocketErrors;
 import dev.loop.spi.SocketErrors.Call;
+import dev.loop.spi.UnixIo;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -23,6 +24,11 @@ import java.nio.channels.NotYetConnectedException;
 final class SimSocket extends SimHandle implements IoSocket {
     static final int DEFAULT_RCVBUF = 128 * 1024;
     static final int DEFAULT_SNDBUF = 64 * 1024;
+    /**
+     * The most bytes of one segment on a link with a bandwidth limit: a large write leaves as
+     * several, so the reader sees bytes trickle in at the link's rate rather than all at the end.
+     */
+    static final int SEGMENT_BYTES = 16 * 1024;
 
     InetSocketAddress local;
     InetSocketAddress remote;
@@ -35,6 +41,11 @@ final class SimSocket extends SimHandle implements IoSocket {
     IOException connectError;
     int rcvbuf = DEFAULT_RCVBUF;
     int sndbuf = DEFAULT_SNDBUF;
+    /** A Unix domain socket ({@link SimUnixIo}): its bytes cross no link, and a gone peer is a broken pipe. */
+    boolean unix;
+    /** A Unix domain socket's own name (a listener's path) and its peer's; null when unnamed. */
+    SocketAddress unixLocal;
+    SocketAddress unixRemote;
 
     SimSocket(SimNetwork net, SimHost host, SimDriver driver, IoReady ready) {
         super(net, host, driver, ready);
@@ -52,7 +63,7 @@ final class SimSocket extends SimHandle implements IoSocket {
         if (in.available() > 0 || in.finArrived || in.resetArrived) {
             ops |= IoReady.READ;
         }
-        if (out.room() > 0 || in.resetArrived || outputShut) {
+        if (out.room() > 0 || in.resetArrived || outputShut || unix && out.reader.closed) {
             ops |= IoReady.WRITE;
         }
         return ops;
@@ -114,7 +125,7 @@ final class SimSocket extends SimHandle implements IoSocket {
             checkWritable();
             int n = out.put(src);
             if (n > 0) {
-                send();
+                send(n);
             }
             return n;
         } finally {
@@ -136,7 +147,7 @@ final class SimSocket extends SimHandle implements IoSocket {
                 }
             }
             if (total > 0) {
-                send();
+                send(total);
             }
             return total;
         } finally {
@@ -151,18 +162,41 @@ final class SimSocket extends SimHandle implements IoSocket {
         if (!connected) {
             throw new NotYetConnectedException();
         }
+        if (unix && (out.reader.closed || in.resetArrived)) {
+            throw SocketErrors.of(Call.IO, SocketErrors.EPIPE, null, null); // no reset: the kernel knows the peer is gone
+        }
         if (in.resetArrived) {
             throw SocketErrors.of(Call.IO, SocketErrors.ECONNRESET, null, null);
         }
     }
 
-    /** Sends what was written so far as one segment. Under the lock. */
-    private void send() {
+    /**
+     * Sends the {@code n} bytes just written: one segment, or on a link with a bandwidth limit
+     * segments of at most {@link #SEGMENT_BYTES}, each arriving once it has left and crossed the
+     * link. Under the lock.
+     */
+    private void send(long n) {
         Pipe p = out;
         long end = p.written();
-        long at = Math.max(net.now() + net.delay(host, peerHost), p.lastArrival);
-        p.lastArrival = at;
-        net.at(at, () -> arrive(p, end, at));
+        if (unix || net.simulation == null) {
+            // the peer's receive queue is in the same kernel, or (the shared network) every delivery
+            // is at once: no event, and nothing allocated per write
+            arrive(p, end, net.now());
+            return;
+        }
+        long delay = net.delay(host, peerHost);
+        boolean limited = net.limited(host, peerHost);
+        long from = end - n;
+        long to;
+        do {
+            to = limited ? Math.min(end, from + SEGMENT_BYTES) : end;
+            long left = limited ? net.sent(host, peerHost, to - from) : net.now();
+            long at = Math.max(left + delay, p.lastArrival);
+            long segmentEnd = to;
+            p.lastArrival = at;
+            net.at(at, () -> arrive(p, segmentEnd, at));
+            from = to;
+        } while (to < end);
     }
 
     /** A segment of {@code p} up to {@code end} reaches the reader, unless the link is cut: then it is sent again. */
@@ -205,6 +239,10 @@ final class SimSocket extends SimHandle implements IoSocket {
     private void sendFin() {
         Pipe p = out;
         p.finAt = p.written();
+        if (unix) {
+            finArrives(p);
+            return;
+        }
         long at = Math.max(net.now() + net.delay(host, peerHost), p.lastArrival);
         p.lastArrival = at;
         net.at(at, () -> finArrives(p));
@@ -220,7 +258,7 @@ final class SimSocket extends SimHandle implements IoSocket {
         p.arrive(p.finAt);
         p.finArrived = true;
         p.reader.changed();
-        net.trace(p.reader.host.name() + " " + p.reader.local + " end of stream from " + p.reader.remote);
+        net.trace(p.reader.host.name() + " " + p.reader.localAddress() + " end of stream from " + p.reader.remoteAddress());
     }
 
     /** Sends a reset to the peer (after whatever is already on its way). Under the lock. */
@@ -230,6 +268,10 @@ final class SimSocket extends SimHandle implements IoSocket {
         }
         Pipe p = out;
         p.resetSent = true;
+        if (unix) {
+            resetArrives(p);
+            return;
+        }
         long at = Math.max(net.now() + net.delay(host, peerHost), p.lastArrival);
         p.lastArrival = at;
         net.at(at, () -> resetArrives(p));
@@ -247,7 +289,7 @@ final class SimSocket extends SimHandle implements IoSocket {
         p.resetArrived = true;
         r.out.discard(); // what the peer had not read yet is gone with the connection
         r.changed();
-        net.trace(r.host.name() + " " + r.local + " reset by " + r.remote);
+        net.trace(r.host.name() + " " + r.localAddress() + " reset by " + r.remoteAddress());
     }
 
     /** Resets the connection at once, from outside (a fault): both ends see "Connection reset". Under the lock. */
@@ -271,6 +313,9 @@ final class SimSocket extends SimHandle implements IoSocket {
             }
             release();
             if (connected) {
+                if (unix) {
+                    in.writer.changed(); // its next write is a broken pipe
+                }
                 if (in.unread() > 0) {
                     in.discard();
                     resetPeer(); // Linux resets a connection closed with unread bytes
@@ -279,7 +324,7 @@ final class SimSocket extends SimHandle implements IoSocket {
                     sendFin();
                 }
             }
-            net.trace(host.name() + " " + local + " closed");
+            net.trace(host.name() + " " + localAddress() + " closed");
         } finally {
             net.lock.unlock();
         }
@@ -287,6 +332,10 @@ final class SimSocket extends SimHandle implements IoSocket {
 
     @Override
     public void abort() {
+        if (unix) {
+            close(); // SO_LINGER means nothing to a Unix domain socket: the peer reads the end, or a reset if bytes were unread
+            return;
+        }
         net.lock.lock();
         try {
             if (closed) {
@@ -297,7 +346,7 @@ final class SimSocket extends SimHandle implements IoSocket {
                 in.discard();
                 resetPeer();
             }
-            net.trace(host.name() + " " + local + " aborted");
+            net.trace(host.name() + " " + localAddress() + " aborted");
         } finally {
             net.lock.unlock();
         }
@@ -306,7 +355,7 @@ final class SimSocket extends SimHandle implements IoSocket {
     private void release() {
         closed = true;
         host.open.remove(this);
-        if (local != null) {
+        if (local != null && !unix) {
             host.releasePort(local.getPort());
         }
         changed();
@@ -335,12 +384,29 @@ final class SimSocket extends SimHandle implements IoSocket {
 
     @Override
     public SocketAddress localAddress() {
-        return local;
+        return unix ? unixLocal : local;
     }
 
     @Override
     public SocketAddress remoteAddress() {
-        return remote;
+        return unix ? unixRemote : remote;
+    }
+
+    /** The peer's host's ids ({@link SimHost#processIds}): every Unix domain peer lives on this socket's host. */
+    @Override
+    public UnixIo.IoPeerCredentials peerCredentials() throws IOException {
+        net.lock.lock();
+        try {
+            if (!unix) {
+                throw new UnsupportedOperationException("peer credentials are a Unix domain socket's, not TCP's");
+            }
+            if (closed) {
+                throw new ClosedChannelException();
+            }
+            return new UnixIo.IoPeerCredentials(peerHost.pid, peerHost.uid, peerHost.gid);
+        } finally {
+            net.lock.unlock();
+        }
     }
 
     @Override
@@ -360,6 +426,6 @@ final class SimSocket extends SimHandle implements IoSocket {
 
     @Override
     public String toString() {
-        return "SimSocket[" + local + " -> " + remote + "]";
+        return "SimSocket[" + localAddress() + " -> " + remoteAddress() + "]";
     }
 }
