@@ -63,8 +63,8 @@ final class RespParser {
     private int argc;
     private int argvSlot = -1; // argv's slot in the pool while its command is in progress, or -1
     private boolean keyAt1;    // the command in progress is a known one with its only key at 1
-    private byte[][][][] pool; // [arity][slot], made as needed
-    private final int[] taken = new int[POOLED_ARITY + 1];
+    private byte[][][][] pool; // [arity][slot], made as needed: a connection that never sends a command holds none
+    private int[] taken;       // per arity, the pool's arrays handed out in this batch
     private byte[][] keys;     // the key cache, made at the first key
     private long expected = -1; // arguments of the multibulk in progress, or -1 between commands
     private long bulkLength = -1; // length of the argument in progress, or -1 before its $ line
@@ -110,10 +110,11 @@ final class RespParser {
     private byte[][] newArgv(long n) {
         if (n <= POOLED_ARITY) {
             int arity = (int) n;
-            int slot = taken[arity];
+            int slot = taken == null ? 0 : taken[arity];
             if (slot < POOLED_PER_ARITY) {
                 if (pool == null) {
                     pool = new byte[POOLED_ARITY + 1][][][];
+                    taken = new int[POOLED_ARITY + 1];
                 }
                 byte[][][] p = pool[arity];
                 if (p == null) {
