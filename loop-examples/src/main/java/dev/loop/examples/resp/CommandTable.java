@@ -122,6 +122,8 @@ final class CommandTable {
     /** Specs by name length, then their lower-case names, side by side. */
     private static final Spec[][] BY_LENGTH = new Spec[MAX_NAME + 1][];
     private static final byte[][][] NAMES = new byte[MAX_NAME + 1][][];
+    /** The same names in upper case, as most clients (and redis-benchmark) send them. */
+    private static final byte[][][] UPPER_NAMES = new byte[MAX_NAME + 1][][];
 
     static {
         for (int len = 0; len <= MAX_NAME; len++) {
@@ -133,6 +135,8 @@ final class CommandTable {
             }
             BY_LENGTH[len] = l.toArray(Spec[]::new);
             NAMES[len] = l.stream().map(Spec::lower).toArray(byte[][]::new);
+            UPPER_NAMES[len] = l.stream().map(x -> x.name().toUpperCase(java.util.Locale.ROOT)
+                    .getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
         }
     }
 
@@ -158,6 +162,29 @@ final class CommandTable {
                 }
             }
             return BY_LENGTH[name.length][k];
+        }
+        return null;
+    }
+
+    /**
+     * A shared array holding exactly {@code b[from, from + len)} when those bytes are a command's
+     * name all in lower or all in upper case, else null: the parser hands it out as the command's
+     * first argument instead of a copy, so the name of a known command costs no allocation. Nothing
+     * writes into an argument, so one array serves every connection on every thread.
+     */
+    static byte[] sharedName(byte[] b, int from, int len) {
+        if (len > MAX_NAME) {
+            return null;
+        }
+        byte[][] lower = NAMES[len];
+        for (int k = 0; k < lower.length; k++) {
+            if (java.util.Arrays.equals(lower[k], 0, len, b, from, from + len)) {
+                return lower[k];
+            }
+            byte[] upper = UPPER_NAMES[len][k];
+            if (java.util.Arrays.equals(upper, 0, len, b, from, from + len)) {
+                return upper;
+            }
         }
         return null;
     }

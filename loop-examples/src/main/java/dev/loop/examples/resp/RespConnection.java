@@ -270,6 +270,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
 
     private void parseBatch() {
         batch.clear();
+        parser.newBatch(); // nothing holds the last batch's commands now: the parser may reuse their arrays
         try {
             while (batch.size() < MAX_BATCH) {
                 byte[][] argv = parser.next(in);

@@ -15,6 +15,21 @@ import java.util.List;
  * already complete and the length of the one in progress, so no byte is parsed twice however the
  * input is split. Each argument is copied out once, into an array of its exact size: that array
  * becomes the key or value stored, so there is no other per-argument allocation.
+ *
+ * <p>In steady state a command costs no allocation but the values it stores:
+ * <ul>
+ * <li>the array of a command's arguments (of the few arities most commands have) comes from a
+ *     pool that is handed out again from the start at each {@link #newBatch()}: the caller
+ *     promises that nothing holds a command of the batch before by then (a MULTI queue copies
+ *     it);
+ * <li>a known command's name, sent in lower or upper case, is a shared array
+ *     ({@link CommandTable#sharedName}) rather than a copy;
+ * <li>the key of a single-key command is looked up in a small cache of this connection's recent
+ *     keys and reused when the same bytes come again (a key array is never written into, so one
+ *     array may be a key in the keyspace and in the cache at once).
+ * </ul>
+ * The pool and the cache are bounded ({@value #POOLED_PER_ARITY} arrays per arity, {@value #KEY_CACHE}
+ * keys of at most {@value #MAX_CACHED_KEY} bytes) and filled only as the client's commands need them.
  */
 final class RespParser {
     /** Longest inline command, and longest {@code *N} or {@code $N} line (Redis' PROTO_INLINE_MAX_SIZE). */
@@ -35,8 +50,22 @@ final class RespParser {
     private final int maxBulk;
     private final long maxCommand;
 
+    /** Arities whose argument arrays are pooled: PING 1, GET 2, SET 3, HSET 4, SET EX 5. */
+    static final int POOLED_ARITY = 5;
+    /** Pooled arrays per arity: a batch of more commands of one arity allocates the rest. */
+    static final int POOLED_PER_ARITY = 32;
+    /** Keys remembered for reuse (a power of two: a key's slot is its hash's low bits). */
+    static final int KEY_CACHE = 16;
+    /** Longer keys are copied every time: the cache must not hold on to large arrays. */
+    static final int MAX_CACHED_KEY = 64;
+
     private byte[][] argv;
     private int argc;
+    private int argvSlot = -1; // argv's slot in the pool while its command is in progress, or -1
+    private boolean keyAt1;    // the command in progress is a known one with its only key at 1
+    private byte[][][][] pool; // [arity][slot], made as needed: a connection that never sends a command holds none
+    private int[] taken;       // per arity, the pool's arrays handed out in this batch
+    private byte[][] keys;     // the key cache, made at the first key
     private long expected = -1; // arguments of the multibulk in progress, or -1 between commands
     private long bulkLength = -1; // length of the argument in progress, or -1 before its $ line
     private long commandBytes;
@@ -51,6 +80,87 @@ final class RespParser {
         this.maxArgs = maxArgs;
         this.maxBulk = maxBulk;
         this.maxCommand = maxCommand;
+    }
+
+    /**
+     * Starts a new batch: the argument arrays of the commands returned so far are handed out again
+     * (and dropped from here, so the pool holds no argument of theirs). Call it only once nothing
+     * holds on to those commands' arrays.
+     */
+    void newBatch() {
+        if (pool == null) {
+            return;
+        }
+        if (argvSlot >= 0) {
+            pool[argv.length][argvSlot] = null; // the command in progress keeps its array: no longer the pool's
+            argvSlot = -1;
+        }
+        for (int n = 1; n <= POOLED_ARITY; n++) {
+            byte[][][] p = pool[n];
+            for (int i = 0; i < taken[n]; i++) {
+                if (p[i] != null) {
+                    java.util.Arrays.fill(p[i], null);
+                }
+            }
+            taken[n] = 0;
+        }
+    }
+
+    /** An array for {@code n} arguments: a pooled one of exactly n, or a new one (at most 1024 long to start with). */
+    private byte[][] newArgv(long n) {
+        if (n <= POOLED_ARITY) {
+            int arity = (int) n;
+            int slot = taken == null ? 0 : taken[arity];
+            if (slot < POOLED_PER_ARITY) {
+                if (pool == null) {
+                    pool = new byte[POOLED_ARITY + 1][][][];
+                    taken = new int[POOLED_ARITY + 1];
+                }
+                byte[][][] p = pool[arity];
+                if (p == null) {
+                    p = pool[arity] = new byte[POOLED_PER_ARITY][][];
+                }
+                byte[][] a = p[slot];
+                if (a == null) {
+                    a = p[slot] = new byte[arity][];
+                }
+                taken[arity] = slot + 1;
+                argvSlot = slot;
+                return a;
+            }
+        }
+        argvSlot = -1;
+        return new byte[(int) Math.min(n, 1024)][]; // *1000000 must not allocate 8 MB up front
+    }
+
+    /** Argument {@code index} of a command, {@code b[from, from + len)}: shared, cached or copied. */
+    private byte[] argument(int index, byte[] b, int from, int len) {
+        if (index == 0) {
+            byte[] name = CommandTable.sharedName(b, from, len);
+            byte[] copy = name != null ? name : Arrays.copyOfRange(b, from, from + len);
+            CommandTable.Spec spec = CommandTable.lookup(copy);
+            keyAt1 = spec != null && spec.firstKey() == 1 && spec.lastKey() == 1;
+            return copy;
+        }
+        if (index != 1 || !keyAt1 || len > MAX_CACHED_KEY) {
+            return Arrays.copyOfRange(b, from, from + len);
+        }
+        int h = 1;
+        for (int i = from; i < from + len; i++) {
+            h = 31 * h + b[i];
+        }
+        h ^= h >>> 16;
+        if (keys == null) {
+            keys = new byte[KEY_CACHE][];
+        }
+        int slot = h & (KEY_CACHE - 1);
+        byte[] k = keys[slot];
+        if (k != null && Arrays.equals(k, 0, k.length, b, from, from + len)) {
+            return k;
+        }
+        k = Arrays.copyOfRange(b, from, from + len);
+        keys[slot] = k;
+        return k;
     }
 
     /**
@@ -80,7 +190,8 @@ final class RespParser {
             expected = n;
             argc = 0;
             commandBytes = 0;
-            argv = new byte[(int) Math.min(n, 1024)][]; // *1000000 must not allocate 8 MB up front
+            keyAt1 = false;
+            argv = newArgv(n);
         }
         while (argc < expected) {
             if (bulkLength < 0) {
@@ -115,13 +226,15 @@ final class RespParser {
             if (argc == argv.length) {
                 argv = Arrays.copyOf(argv, (int) Math.min(expected, argv.length * 2L));
             }
-            argv[argc++] = Arrays.copyOfRange(in.array(), s, s + (int) bulkLength);
+            argv[argc] = argument(argc, in.array(), s, (int) bulkLength);
+            argc++;
             in.consumeTo(s + need); // the CRLF after the data is skipped unchecked, as Redis does
             bulkLength = -1;
         }
         expected = -1;
         byte[][] done = argc == argv.length ? argv : Arrays.copyOf(argv, argc);
         argv = null;
+        argvSlot = -1; // the array is the batch's now, until the next newBatch()
         return done;
     }
 
@@ -159,7 +272,7 @@ final class RespParser {
     }
 
     /** An inline command: arguments split at spaces, with Redis' quoting rules. */
-    private static byte[][] inline(InputBuffer in) throws ProtocolError {
+    private byte[][] inline(InputBuffer in) throws ProtocolError {
         byte[] b = in.array();
         int s = in.start();
         int nl = indexOf(b, s, in.end(), (byte) '\n');
@@ -170,8 +283,52 @@ final class RespParser {
             return null;
         }
         int stop = nl > s && b[nl - 1] == '\r' ? nl - 1 : nl;
-        byte[][] args = split(b, s, stop);
+        byte[][] args = unquoted(b, s, stop);
+        if (args == null) {
+            args = split(b, s, stop);
+        }
         in.consumeTo(nl + 1);
+        return args;
+    }
+
+    /**
+     * An inline command without quotes, split at spaces into pooled or exact arrays as a
+     * multibulk one is ({@code PING}, as redis-benchmark sends it); null if it has quotes, which
+     * {@link #split} handles.
+     */
+    private byte[][] unquoted(byte[] b, int from, int to) {
+        int n = 0;
+        boolean inArg = false;
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c == '"' || c == '\'') {
+                return null;
+            }
+            boolean space = isSpace(c);
+            if (!space && !inArg) {
+                n++;
+            }
+            inArg = !space;
+        }
+        if (n == 0) {
+            return EMPTY;
+        }
+        keyAt1 = false;
+        byte[][] args = n <= POOLED_ARITY ? newArgv(n) : new byte[n][];
+        argvSlot = -1; // complete at once: the batch's from here
+        int k = 0;
+        int i = from;
+        while (k < n) {
+            while (isSpace(b[i])) {
+                i++;
+            }
+            int start = i;
+            while (i < to && !isSpace(b[i])) {
+                i++;
+            }
+            args[k] = argument(k, b, start, i - start);
+            k++;
+        }
         return args;
     }
 

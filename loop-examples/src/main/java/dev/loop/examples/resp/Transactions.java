@@ -37,7 +37,7 @@ final class Transactions {
     }
 
     void queue(Session s, byte[][] argv, Reply r) {
-        s.queued.add(argv);
+        s.queued.add(argv.clone()); // the parser reuses argv's array for a later batch; the arguments themselves stay
         r.raw(QUEUED);
     }
 
