@@ -3,6 +3,9 @@ package dev.loop.engine;
 import dev.loop.spi.LoopClock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,7 +40,11 @@ public final class LoopStats {
     public static final int BYTES_OUT = 14;
     public static final int TLS_HANDSHAKES = 15;
     public static final int TLS_FAILURES = 16;
-    public static final int COUNTERS = 17;
+    public static final int STREAM_READS = 17;
+    public static final int STREAM_WRITES = 18;
+    public static final int DATAGRAMS_IN = 19;
+    public static final int DATAGRAMS_OUT = 20;
+    public static final int COUNTERS = 21;
 
     private static final long NONE = Long.MIN_VALUE;
     private static final VarHandle VALUE = MethodHandles.arrayElementVarHandle(long[].class);
@@ -53,6 +60,12 @@ public final class LoopStats {
     private final long[] values = new long[COUNTERS];
     private final Histogram iterationTimes = new Histogram();
     private final Histogram lags = new Histogram();
+    /**
+     * The local addresses of the loop's open kernel UDP sockets, whose drops a snapshot reads from
+     * the kernel; made when the first opens (most loops have none). Written on the loop thread,
+     * read by snapshots on any thread.
+     */
+    private volatile Map<InetSocketAddress, Integer> udpSockets; // with SO_REUSEPORT, several share an address
 
     // The iteration in progress (loop thread only, never read elsewhere).
     private long iterationStart;
@@ -277,16 +290,66 @@ public final class LoopStats {
         }
     }
 
-    public void bytesIn(long n) {
-        if (on && n > 0) {
-            add(BYTES_IN, n);
-        }
-    }
-
     public void bytesOut(long n) {
         if (on && n > 0) {
             add(BYTES_OUT, n);
         }
+    }
+
+    /** A stream read returned {@code n > 0} bytes: one read, and its bytes. */
+    public void streamRead(long n) {
+        if (on) {
+            add(STREAM_READS, 1);
+            add(BYTES_IN, n);
+        }
+    }
+
+    /** The application called write (or sendFile) on a stream connection, and it was taken. */
+    public void streamWrite() {
+        if (on) {
+            add(STREAM_WRITES, 1);
+        }
+    }
+
+    public void datagramIn() {
+        if (on) {
+            add(DATAGRAMS_IN, 1);
+        }
+    }
+
+    /** {@code n} datagrams were handed to the kernel (or held for its next batched send). */
+    public void datagramsOut(int n) {
+        if (on && n > 0) {
+            add(DATAGRAMS_OUT, n);
+        }
+    }
+
+    /** A kernel UDP socket bound {@code local} opened: snapshots read its drops. Loop thread. */
+    public void udpOpened(InetSocketAddress local) {
+        if (on) {
+            Map<InetSocketAddress, Integer> s = udpSockets;
+            if (s == null) {
+                udpSockets = s = new ConcurrentHashMap<>();
+            }
+            s.merge(local, 1, Integer::sum);
+        }
+    }
+
+    /** It closed. Loop thread. */
+    public void udpClosed(InetSocketAddress local) {
+        Map<InetSocketAddress, Integer> s = udpSockets;
+        if (s != null) {
+            s.computeIfPresent(local, (a, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    /**
+     * The datagrams the kernel dropped at the loop's open UDP sockets ({@link KernelUdpDrops}): 0
+     * when it has none, they are not the kernel's, or the kernel does not say. Any thread.
+     */
+    public long kernelUdpDrops() {
+        Map<InetSocketAddress, Integer> s = udpSockets;
+        return s == null ? 0 : KernelUdpDrops.of(s.keySet());
     }
 
     public void tlsHandshake(boolean ok) {

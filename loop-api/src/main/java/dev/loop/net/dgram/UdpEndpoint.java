@@ -108,6 +108,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             ep.remote = remote;
         }
         net.add(ep);
+        net.udpOpened(ep.socket.localAddress()); // from now on, snapshots read its drops
         return ep;
     }
 
@@ -194,6 +195,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
                 if (handling || held > 0) {
                     if (socket.hold(data, target)) {
                         held++;
+                        net.datagramsOut(1);
                         return done();
                     }
                     if (held > 0) {
@@ -201,6 +203,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
                     }
                 }
                 if (held == 0 && socket.send(data, target)) {
+                    net.datagramsOut(1);
                     return done();
                 }
             } catch (ClosedChannelException e) {
@@ -247,7 +250,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             return;
         }
         try {
-            out.flushTo(socket, namer);
+            net.datagramsOut(out.flushTo(socket, namer));
         } catch (ClosedChannelException e) {
             closeNow(e);
             return;
@@ -447,6 +450,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
         failure = error;
         socket.close();
         net.remove(this);
+        net.udpClosed(socket.localAddress());
         Throwable why = error != null ? error : new ClosedChannelException();
         receiver.failReceive(why);
         out.fail(why);
