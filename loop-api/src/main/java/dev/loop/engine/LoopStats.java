@@ -46,6 +46,9 @@ public final class LoopStats {
     public static final int DATAGRAMS_OUT = 20;
     public static final int COUNTERS = 21;
 
+    /** How often a loop reads the kernel's UDP drops at most, whatever asks. */
+    public static final long DROPS_READ_INTERVAL_NANOS = 1_000_000_000L;
+
     private static final long NONE = Long.MIN_VALUE;
     private static final VarHandle VALUE = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -66,6 +69,12 @@ public final class LoopStats {
      * read by snapshots on any thread.
      */
     private volatile Map<InetSocketAddress, Integer> udpSockets; // with SO_REUSEPORT, several share an address
+    // The kernel's drops as last read, and when (System.nanoTime): reading the table costs a walk of
+    // every UDP socket of the host (docs/METRICS.md), so a loop reads it at most once per interval
+    // however many snapshots are taken (an MXBean attribute, a scrape, a JFR period each take one).
+    private volatile long drops;
+    private volatile long dropsReadAt;
+    private volatile boolean dropsFresh; // false: a socket opened or closed since the last read
 
     // The iteration in progress (loop thread only, never read elsewhere).
     private long iterationStart;
@@ -332,6 +341,7 @@ public final class LoopStats {
                 udpSockets = s = new ConcurrentHashMap<>();
             }
             s.merge(local, 1, Integer::sum);
+            dropsFresh = false;
         }
     }
 
@@ -340,16 +350,28 @@ public final class LoopStats {
         Map<InetSocketAddress, Integer> s = udpSockets;
         if (s != null) {
             s.computeIfPresent(local, (a, n) -> n == 1 ? null : n - 1);
+            dropsFresh = false;
         }
     }
 
     /**
      * The datagrams the kernel dropped at the loop's open UDP sockets ({@link KernelUdpDrops}): 0
-     * when it has none, they are not the kernel's, or the kernel does not say. Any thread.
+     * when it has none, they are not the kernel's, or the kernel does not say. Read again once
+     * {@link #DROPS_READ_INTERVAL_NANOS} passed or a socket opened or closed, else the last value.
+     * Any thread (two racing readers both read the table: harmless).
      */
     public long kernelUdpDrops() {
         Map<InetSocketAddress, Integer> s = udpSockets;
-        return s == null ? 0 : KernelUdpDrops.of(s.keySet());
+        if (s == null || s.isEmpty()) {
+            return 0;
+        }
+        long now = System.nanoTime(); // the host's time, not the loop's clock: a manual one may never move
+        if (!dropsFresh || now - dropsReadAt >= DROPS_READ_INTERVAL_NANOS) {
+            dropsFresh = true; // first: a socket opening meanwhile makes the next snapshot read again
+            drops = KernelUdpDrops.of(s.keySet());
+            dropsReadAt = now;
+        }
+        return drops;
     }
 
     public void tlsHandshake(boolean ok) {

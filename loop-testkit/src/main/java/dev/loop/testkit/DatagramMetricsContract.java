@@ -53,7 +53,6 @@ public class DatagramMetricsContract extends DatagramSuite {
         Loop loop = open();
         // the smallest receive buffer the kernel allows (it rounds up): a few datagrams fill it
         DatagramEndpoint deaf = Datagrams.bind(loop, ANY_PORT, DatagramOptions.defaults().withBufferSizes(0, 1));
-        assertEquals(0, loop.metrics().datagramsDropped());
         int sent = 200;
         byte[] payload = new byte[1000];
         try (DatagramSocket flood = new DatagramSocket(0, ANY_PORT.getAddress())) {
@@ -62,6 +61,7 @@ public class DatagramMetricsContract extends DatagramSuite {
             }
         }
         spin(loop, 1);
+        // the first snapshot since the socket opened reads the kernel (later ones, at most once a second)
         long dropped = loop.metrics().datagramsDropped();
         assertTrue(dropped > 0 && dropped <= sent, "the kernel dropped some of " + sent + " into a tiny buffer: " + dropped);
         assertEquals(0, loop.metrics().datagramsIn(), "nobody received");
