@@ -71,6 +71,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
     private boolean handling;         // received datagrams are being handed out: sends are held
     private int held;                 // datagrams the socket holds for its next flushHeld
     private final java.util.function.Consumer<IOException> refused = this::heldRefused;
+    private InetSocketAddress dropsOf; // where the loop reads the kernel's drops for this socket, or null
 
     private UdpEndpoint(NetRegistry net, DatagramOptions options, DatagramIo io, InetSocketAddress local)
             throws IOException {
@@ -108,7 +109,9 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             ep.remote = remote;
         }
         net.add(ep);
-        net.udpOpened(ep.socket.localAddress()); // from now on, snapshots read its drops
+        if (net.udpOpened(ep.socket.localAddress())) {
+            ep.dropsOf = ep.socket.localAddress(); // from now on, snapshots read its drops
+        }
         return ep;
     }
 
@@ -450,7 +453,9 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
         failure = error;
         socket.close();
         net.remove(this);
-        net.udpClosed(socket.localAddress());
+        if (dropsOf != null) {
+            net.udpClosed(dropsOf);
+        }
         Throwable why = error != null ? error : new ClosedChannelException();
         receiver.failReceive(why);
         out.fail(why);

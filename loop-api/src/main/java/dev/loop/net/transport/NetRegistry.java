@@ -103,14 +103,20 @@ public final class NetRegistry {
         stats.datagramsOut(n);
     }
 
-    /** A UDP socket bound {@code local} opened: if it is the kernel's, snapshots read its drops. */
-    public void udpOpened(java.net.InetSocketAddress local) {
+    /**
+     * A UDP socket bound {@code local} opened: if it is the kernel's, snapshots read its drops.
+     *
+     * @return whether they do (then call {@link #udpClosed} when it closes)
+     */
+    public boolean udpOpened(java.net.InetSocketAddress local) {
         if (io.kernelSockets()) {
             stats.udpOpened(local);
+            return true;
         }
+        return false;
     }
 
-    /** A UDP socket bound {@code local} closed. */
+    /** The UDP socket bound {@code local}, whose drops snapshots read, closed. */
     public void udpClosed(java.net.InetSocketAddress local) {
         stats.udpClosed(local);
     }
