@@ -96,7 +96,8 @@ public record LoopMetrics(int loops, long busyNanos, long idleNanos, long iterat
                 s.get(LoopStats.ACCEPTS), s.get(LoopStats.ACCEPT_FAILURES), s.get(LoopStats.BYTES_IN),
                 s.get(LoopStats.BYTES_OUT), s.get(LoopStats.TLS_HANDSHAKES), s.get(LoopStats.TLS_FAILURES),
                 s.get(LoopStats.STREAM_READS), s.get(LoopStats.STREAM_WRITES), s.get(LoopStats.DATAGRAMS_IN),
-                s.get(LoopStats.DATAGRAMS_OUT), s.kernelUdpDrops(), backendCounters(engine.io().counters()));
+                s.get(LoopStats.DATAGRAMS_OUT), s.kernelUdpDrops(),
+                s.isOn() ? backendCounters(engine.io().counters()) : Map.of());
     }
 
     private static Map<String, Long> backendCounters(IoCounters c) {

@@ -20,7 +20,8 @@ import java.util.Set;
  * received datagram as a control message, which the JDK's {@code DatagramChannel} cannot read and
  * which would cost a larger {@code recvmsg} per datagram on the native backends; the table costs
  * nothing until someone looks. Its cost then grows with the UDP sockets of the whole network
- * namespace, about a line of text each (docs/METRICS.md has a measurement).
+ * namespace, about a line of text each (docs/BENCHMARKS.md has a measurement), which is why
+ * {@link LoopStats#kernelUdpDrops()} reads it at most once a second.
  *
  * <p>Sockets are matched by local address and port, as the table prints them: sockets that share
  * one ({@code SO_REUSEPORT}) are counted together, whichever loop owns them.
