@@ -58,4 +58,17 @@ public interface LoopMXBean {
     long getTlsHandshakes();
 
     long getTlsFailures();
+
+    long getStreamReads();
+
+    long getStreamWrites();
+
+    long getDatagramsIn();
+
+    long getDatagramsOut();
+
+    long getDatagramsDropped();
+
+    /** The backend's own counts by name (its system calls), empty when it keeps none. */
+    java.util.Map<String, Long> getBackendCounters();
 }

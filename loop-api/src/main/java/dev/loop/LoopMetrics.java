@@ -2,7 +2,11 @@ package dev.loop;
 
 import dev.loop.engine.Engine;
 import dev.loop.engine.LoopStats;
+import dev.loop.spi.IoCounters;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A snapshot of a loop's always-on metrics ({@link Loop#metrics()}), or of a group's loops summed
@@ -34,13 +38,31 @@ import java.util.List;
  * @param bytesOut          bytes written by stream connections (before TLS encryption)
  * @param tlsHandshakes     TLS handshakes completed
  * @param tlsFailures       TLS handshakes failed
+ * @param streamReads       reads on stream connections that returned bytes (each a delivery to
+ *                          the application: a handler's {@code onData}, a {@code read} completed,
+ *                          or a chunk toward a {@code readLine}/{@code readExactly})
+ * @param streamWrites      writes on stream connections: {@code write} and {@code sendFile} calls taken
+ * @param datagramsIn       datagrams received
+ * @param datagramsOut      datagrams sent (handed to the kernel, or held for its next batched send)
+ * @param datagramsDropped  datagrams the kernel dropped at the loop's open UDP sockets (receive
+ *                          buffer full); 0 where the kernel does not say or the sockets are not its own.
+ *                          Not a count from the loop's opening: it falls when a socket closes
+ * @param backendCounters   what the backend counts of its own work, by name (its system calls:
+ *                          {@code select}, {@code epoll_wait}, {@code io_uring_enter}, ...); empty
+ *                          when it counts nothing. docs/METRICS.md lists each backend's
  */
 public record LoopMetrics(int loops, long busyNanos, long idleNanos, long iterations, Latency iterationTime,
                           Latency schedulingLag, long callbacks, long readyDepth, long readyDepthMax,
                           long fromOtherThreads, long timersPending, long timersFired, long tasksAlive,
                           long taskTurns, long connectionsOpened, long connectionsClosed, long accepts,
                           long acceptFailures, long bytesIn, long bytesOut, long tlsHandshakes,
-                          long tlsFailures) {
+                          long tlsFailures, long streamReads, long streamWrites, long datagramsIn,
+                          long datagramsOut, long datagramsDropped, Map<String, Long> backendCounters) {
+
+    public LoopMetrics {
+        // in the backend's order, as it names them; unmodifiable, since a snapshot does not change
+        backendCounters = Collections.unmodifiableMap(new LinkedHashMap<>(backendCounters));
+    }
 
     /** Connections open now: opened and not yet closed. */
     public long connectionsOpen() {
@@ -72,7 +94,28 @@ public record LoopMetrics(int loops, long busyNanos, long idleNanos, long iterat
                 s.get(LoopStats.TIMERS_PENDING), s.get(LoopStats.TIMERS_FIRED), tasksAlive,
                 s.get(LoopStats.TASK_TURNS), s.get(LoopStats.CONNECTIONS_OPENED), s.get(LoopStats.CONNECTIONS_CLOSED),
                 s.get(LoopStats.ACCEPTS), s.get(LoopStats.ACCEPT_FAILURES), s.get(LoopStats.BYTES_IN),
-                s.get(LoopStats.BYTES_OUT), s.get(LoopStats.TLS_HANDSHAKES), s.get(LoopStats.TLS_FAILURES));
+                s.get(LoopStats.BYTES_OUT), s.get(LoopStats.TLS_HANDSHAKES), s.get(LoopStats.TLS_FAILURES),
+                s.get(LoopStats.STREAM_READS), s.get(LoopStats.STREAM_WRITES), s.get(LoopStats.DATAGRAMS_IN),
+                s.get(LoopStats.DATAGRAMS_OUT), s.kernelUdpDrops(),
+                s.isOn() ? backendCounters(engine.io().counters()) : Map.of());
+    }
+
+    private static Map<String, Long> backendCounters(IoCounters c) {
+        if (c == null) {
+            return Map.of();
+        }
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int i = 0; i < c.names().size(); i++) {
+            m.put(c.names().get(i), c.get(i));
+        }
+        return m;
+    }
+
+    /** Each name's counts added up (loops of different backends have different names). */
+    private static Map<String, Long> plus(Map<String, Long> a, Map<String, Long> b) {
+        Map<String, Long> m = new LinkedHashMap<>(a);
+        b.forEach((k, v) -> m.merge(k, v, Long::sum));
+        return m;
     }
 
     /** The loops' metrics summed: counts and histograms add up, depths add up, maxima are the largest. */
@@ -91,7 +134,9 @@ public record LoopMetrics(int loops, long busyNanos, long idleNanos, long iterat
                     m.taskTurns + o.taskTurns, m.connectionsOpened + o.connectionsOpened,
                     m.connectionsClosed + o.connectionsClosed, m.accepts + o.accepts,
                     m.acceptFailures + o.acceptFailures, m.bytesIn + o.bytesIn, m.bytesOut + o.bytesOut,
-                    m.tlsHandshakes + o.tlsHandshakes, m.tlsFailures + o.tlsFailures);
+                    m.tlsHandshakes + o.tlsHandshakes, m.tlsFailures + o.tlsFailures, m.streamReads + o.streamReads,
+                    m.streamWrites + o.streamWrites, m.datagramsIn + o.datagramsIn, m.datagramsOut + o.datagramsOut,
+                    m.datagramsDropped + o.datagramsDropped, plus(m.backendCounters, o.backendCounters));
         }
         return m;
     }

@@ -122,5 +122,11 @@ final class LoopMonitoring {
         @Override public long getBytesOut() { return m().bytesOut(); }
         @Override public long getTlsHandshakes() { return m().tlsHandshakes(); }
         @Override public long getTlsFailures() { return m().tlsFailures(); }
+        @Override public long getStreamReads() { return m().streamReads(); }
+        @Override public long getStreamWrites() { return m().streamWrites(); }
+        @Override public long getDatagramsIn() { return m().datagramsIn(); }
+        @Override public long getDatagramsOut() { return m().datagramsOut(); }
+        @Override public long getDatagramsDropped() { return m().datagramsDropped(); }
+        @Override public Map<String, Long> getBackendCounters() { return m().backendCounters(); }
     }
 }

@@ -3,6 +3,9 @@ package dev.loop.engine;
 import dev.loop.spi.LoopClock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,7 +40,14 @@ public final class LoopStats {
     public static final int BYTES_OUT = 14;
     public static final int TLS_HANDSHAKES = 15;
     public static final int TLS_FAILURES = 16;
-    public static final int COUNTERS = 17;
+    public static final int STREAM_READS = 17;
+    public static final int STREAM_WRITES = 18;
+    public static final int DATAGRAMS_IN = 19;
+    public static final int DATAGRAMS_OUT = 20;
+    public static final int COUNTERS = 21;
+
+    /** How often a loop reads the kernel's UDP drops at most, whatever asks. */
+    public static final long DROPS_READ_INTERVAL_NANOS = 1_000_000_000L;
 
     private static final long NONE = Long.MIN_VALUE;
     private static final VarHandle VALUE = MethodHandles.arrayElementVarHandle(long[].class);
@@ -53,6 +63,18 @@ public final class LoopStats {
     private final long[] values = new long[COUNTERS];
     private final Histogram iterationTimes = new Histogram();
     private final Histogram lags = new Histogram();
+    /**
+     * The local addresses of the loop's open kernel UDP sockets, whose drops a snapshot reads from
+     * the kernel; made when the first opens (most loops have none). Written on the loop thread,
+     * read by snapshots on any thread.
+     */
+    private volatile Map<InetSocketAddress, Integer> udpSockets; // with SO_REUSEPORT, several share an address
+    // The kernel's drops as last read, and when (System.nanoTime): reading the table costs a walk of
+    // every UDP socket of the host (docs/METRICS.md), so a loop reads it at most once per interval
+    // however many snapshots are taken (an MXBean attribute, a scrape, a JFR period each take one).
+    private volatile long drops;
+    private volatile long dropsReadAt;
+    private volatile boolean dropsFresh; // false: a socket opened or closed since the last read
 
     // The iteration in progress (loop thread only, never read elsewhere).
     private long iterationStart;
@@ -277,16 +299,79 @@ public final class LoopStats {
         }
     }
 
-    public void bytesIn(long n) {
-        if (on && n > 0) {
-            add(BYTES_IN, n);
-        }
-    }
-
     public void bytesOut(long n) {
         if (on && n > 0) {
             add(BYTES_OUT, n);
         }
+    }
+
+    /** A stream read returned {@code n > 0} bytes: one read, and its bytes. */
+    public void streamRead(long n) {
+        if (on) {
+            add(STREAM_READS, 1);
+            add(BYTES_IN, n);
+        }
+    }
+
+    /** The application called write (or sendFile) on a stream connection, and it was taken. */
+    public void streamWrite() {
+        if (on) {
+            add(STREAM_WRITES, 1);
+        }
+    }
+
+    public void datagramIn() {
+        if (on) {
+            add(DATAGRAMS_IN, 1);
+        }
+    }
+
+    /** {@code n} datagrams were handed to the kernel (or held for its next batched send). */
+    public void datagramsOut(int n) {
+        if (on && n > 0) {
+            add(DATAGRAMS_OUT, n);
+        }
+    }
+
+    /** A kernel UDP socket bound {@code local} opened: snapshots read its drops. Loop thread. */
+    public void udpOpened(InetSocketAddress local) {
+        if (on) {
+            Map<InetSocketAddress, Integer> s = udpSockets;
+            if (s == null) {
+                udpSockets = s = new ConcurrentHashMap<>();
+            }
+            s.merge(local, 1, Integer::sum);
+            dropsFresh = false;
+        }
+    }
+
+    /** It closed. Loop thread. */
+    public void udpClosed(InetSocketAddress local) {
+        Map<InetSocketAddress, Integer> s = udpSockets;
+        if (s != null) {
+            s.computeIfPresent(local, (a, n) -> n == 1 ? null : n - 1);
+            dropsFresh = false;
+        }
+    }
+
+    /**
+     * The datagrams the kernel dropped at the loop's open UDP sockets ({@link KernelUdpDrops}): 0
+     * when it has none, they are not the kernel's, or the kernel does not say. Read again once
+     * {@link #DROPS_READ_INTERVAL_NANOS} passed or a socket opened or closed, else the last value.
+     * Any thread (two racing readers both read the table: harmless).
+     */
+    public long kernelUdpDrops() {
+        Map<InetSocketAddress, Integer> s = udpSockets;
+        if (s == null || s.isEmpty()) {
+            return 0;
+        }
+        long now = System.nanoTime(); // the host's time, not the loop's clock: a manual one may never move
+        if (!dropsFresh || now - dropsReadAt >= DROPS_READ_INTERVAL_NANOS) {
+            dropsFresh = true; // first: a socket opening meanwhile makes the next snapshot read again
+            drops = KernelUdpDrops.of(s.keySet());
+            dropsReadAt = now;
+        }
+        return drops;
     }
 
     public void tlsHandshake(boolean ok) {

@@ -51,6 +51,15 @@ public interface IoDriver extends AutoCloseable {
     default void reportFailuresTo(Readiness.Failures failures) {
     }
 
+    /**
+     * The counts this backend keeps of its own work (its system calls, typically), which the
+     * loop's metrics snapshot reports as {@code backendCounters}; {@code null} when it keeps none.
+     * The same object every call; made by the driver when it is made.
+     */
+    default IoCounters counters() {
+        return null;
+    }
+
     /** Releases the backend's resources (selector, epoll fd). Called once, on the loop thread. */
     @Override
     void close();

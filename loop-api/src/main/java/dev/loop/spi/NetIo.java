@@ -70,6 +70,15 @@ public interface NetIo {
     }
 
     /**
+     * Whether these sockets are the kernel's own, so that what the kernel counts of them (Linux:
+     * the datagrams it dropped, in {@code /proc/net/udp}) is theirs. False for a simulated network,
+     * whose addresses may match other, real sockets.
+     */
+    default boolean kernelSockets() {
+        return false;
+    }
+
+    /**
      * This backend's UDP sockets, or {@code null} when it has none: {@code loop-api} then fails
      * with an {@link UnsupportedOperationException} naming the backend.
      */

@@ -51,7 +51,10 @@ class HistogramTest {
                 stats.callbacksBegin(3);
                 stats.fromOtherThread();
                 stats.timersFired(1);
-                stats.bytesIn(100);
+                stats.streamRead(100);
+                stats.streamWrite();
+                stats.datagramIn();
+                stats.datagramsOut(2);
                 stats.iterationEnds(0, 2);
             }
         };
@@ -62,5 +65,7 @@ class HistogramTest {
         long allocated = threads.getThreadAllocatedBytes(id) - before;
         assertTrue(allocated < 1024, "100,000 iterations' bookkeeping allocated " + allocated + " bytes");
         assertEquals(200_000, stats.get(LoopStats.BYTES_IN) / 100);
+        assertEquals(200_000, stats.get(LoopStats.STREAM_READS));
+        assertEquals(400_000, stats.get(LoopStats.DATAGRAMS_OUT));
     }
 }

@@ -41,6 +41,7 @@ public final class MetricsOverhead {
         Map<String, List<Double>> alloc = new LinkedHashMap<>();
         for (String m : modes) { cpu.put(m, new ArrayList<>()); alloc.put(m, new ArrayList<>()); }
         int rounds = Integer.parseInt(a.length > 0 ? a[0] : "8");
+        Map<String, Long> calls = new LinkedHashMap<>(); // the backend's counters, over every loop of the run
         for (int r = 0; r < rounds + 1; r++) {
             for (String m : modes) {
                 System.setProperty("loop.metrics", m.equals("off") ? "false" : "true");
@@ -60,6 +61,7 @@ public final class MetricsOverhead {
                 c.write(msg.clear());
                 loop.runUntilComplete(done);
                 long t1 = threads.getCurrentThreadCpuTime(), b1 = threads.getThreadAllocatedBytes(id);
+                loop.metrics().backendCounters().forEach((k, v) -> calls.merge(k, v, Long::sum));
                 loop.close();
                 if (rec != null) rec.close();
                 if (r > 0) { cpu.get(m).add((t1 - t0) / (double) N); alloc.get(m).add((b1 - b0) / (double) N); } // round 0 warms up
@@ -70,6 +72,9 @@ public final class MetricsOverhead {
             System.out.printf("%-7s CPU %6.0f ns per round trip (median of %d; %s), %5.1f B per round trip, ratio to off %.3f%n",
                     m, median(cpu.get(m)), cpu.get(m).size(), fmt(cpu.get(m)), median(alloc.get(m)), median(cpu.get(m)) / base);
         }
+        // to set beside strace -c -f of the same run: every loop's counts, and per round trip
+        long trips = (long) (rounds + 1) * modes.length * N;
+        calls.forEach((k, v) -> System.out.printf("backend counter %-15s %,d in all loops, %.2f per round trip%n", k, v, v / (double) trips));
     }
 
     static double median(List<Double> l) { List<Double> s = new ArrayList<>(l); Collections.sort(s); return s.get(s.size() / 2); }

@@ -2,6 +2,7 @@ package dev.loop.epoll;
 
 import dev.loop.linux.NettyDriver;
 import dev.loop.linux.PollContext;
+import dev.loop.spi.IoCounters;
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
 
@@ -27,6 +28,12 @@ final class EpollDriver extends NettyDriver {
      */
     private static final long RESOLUTION_NANOS = 1_000;
 
+    // What this backend counts (docs/METRICS.md): its waits, and its stream sockets' reads and writes.
+    static final int EPOLL_WAIT = 0;
+    static final int READ = 1;
+    static final int WRITE = 2;
+
+    final IoCounters counters = new IoCounters("epoll_wait", "read", "write");
     private EpollNetIo net;
 
     EpollDriver() {
@@ -62,6 +69,7 @@ final class EpollDriver extends NettyDriver {
             sleeps++;
         }
         context.arm(timeoutNanos);
+        counters.increment(EPOLL_WAIT); // Netty's run() is one epoll_wait (epoll_pwait2 where the kernel has it)
         try {
             return netty().run(context);
         } finally {
@@ -70,6 +78,11 @@ final class EpollDriver extends NettyDriver {
             context.pollEnded();
             executor.runPending();
         }
+    }
+
+    @Override
+    public IoCounters counters() {
+        return counters;
     }
 
     @Override

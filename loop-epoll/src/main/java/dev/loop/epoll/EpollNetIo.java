@@ -3,6 +3,7 @@ package dev.loop.epoll;
 import dev.loop.linux.CopyBuffer;
 import dev.loop.linux.NativeDatagramSocket;
 import dev.loop.linux.NativeNetIo;
+import dev.loop.spi.IoCounters;
 import dev.loop.spi.IoReady;
 import dev.loop.spi.IoServerSocket;
 import dev.loop.spi.IoSocket;
@@ -49,6 +50,11 @@ final class EpollNetIo extends NativeNetIo<LinuxSocket> {
         IoRegistration r = handler.register(handle);
         registered++;
         return r;
+    }
+
+    /** The driver's counts, which the sockets' reads and writes add to. */
+    IoCounters counters() {
+        return handler.counters;
     }
 
     /** Where receivers' failures go: the driver's, see {@link Readiness#deliver}. */

@@ -120,6 +120,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
         if (room == 0) {
             return 0;
         }
+        net.counters().increment(EpollDriver.READ);
         if (dst.isDirect()) {
             int n = socket.recv(dst, pos, dst.limit());
             if (n > 0) {
@@ -150,6 +151,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
         if (len == 0) {
             return 0;
         }
+        net.counters().increment(EpollDriver.WRITE);
         int n;
         if (src.isDirect()) {
             n = socket.send(src, pos, src.limit());
@@ -175,6 +177,7 @@ final class EpollSocket extends EpollChannel implements IoSocket {
             }
         }
         long n;
+        net.counters().increment(EpollDriver.WRITE);
         try {
             n = allDirect ? socket.writev(srcs, offset, length, NO_WRITE_LIMIT) : gatherThroughCopy(srcs, offset, length);
         } catch (IOException e) {

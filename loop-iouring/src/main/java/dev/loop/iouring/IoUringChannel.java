@@ -62,6 +62,7 @@ abstract class IoUringChannel {
                 return 0;
             }
             inFlight++;
+            net.submitted();
             return id;
         } catch (RuntimeException e) {
             return 0; // the ring is shutting down: nothing more is armed, the close releases us

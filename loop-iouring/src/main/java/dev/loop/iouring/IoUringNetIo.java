@@ -94,6 +94,11 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
         }
     }
 
+    /** A socket queued an operation for the next io_uring_enter: counted. */
+    void submitted() {
+        driver.counters.increment(IoUringDriver.SQE);
+    }
+
     /** Where receivers' failures go: the driver's, see {@link Readiness#deliver}. */
     Readiness.Failures failures() {
         return driver.failures();

@@ -156,6 +156,11 @@ public abstract class NativeNetIo<S extends Socket> implements NetIo {
         return datagrams;
     }
 
+    @Override
+    public final boolean kernelSockets() {
+        return true;
+    }
+
     private IoDatagram openDatagram(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
         enter();

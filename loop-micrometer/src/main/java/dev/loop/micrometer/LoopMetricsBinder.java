@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
@@ -48,11 +49,14 @@ public final class LoopMetricsBinder implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         for (Loop loop : loops) {
-            bind(registry, new Snapshot(loop), Tags.concat(tags, "loop", loop.name(), "backend", loop.backendName()));
+            // the backend's counters are named once and for all: read them without filling the
+            // shared snapshot, which would then be stale for the first scrape
+            Set<String> calls = loop.metrics().backendCounters().keySet();
+            bind(registry, new Snapshot(loop), calls, Tags.concat(tags, "loop", loop.name(), "backend", loop.backendName()));
         }
     }
 
-    private static void bind(MeterRegistry r, Snapshot s, Tags t) {
+    private static void bind(MeterRegistry r, Snapshot s, Set<String> calls, Tags t) {
         gauge(r, "loop.busy.ratio", "fraction of time the loop worked since the previous scrape", s, x -> x.busyRatioSinceLast(), t, null);
         counter(r, "loop.busy", "time the loop spent working", s, m -> m.busyNanos() / 1e9, t, "seconds");
         counter(r, "loop.idle", "time the loop spent waiting for I/O, timers or submissions", s, m -> m.idleNanos() / 1e9, t, "seconds");
@@ -79,6 +83,18 @@ public final class LoopMetricsBinder implements MeterBinder {
         counter(r, "loop.bytes.out", "bytes stream connections wrote", s, m -> m.bytesOut(), t, "bytes");
         counter(r, "loop.tls.handshakes", "TLS handshakes completed", s, m -> m.tlsHandshakes(), t, null);
         counter(r, "loop.tls.failures", "TLS handshakes failed", s, m -> m.tlsFailures(), t, null);
+        counter(r, "loop.stream.reads", "reads on stream connections that returned bytes", s, m -> m.streamReads(), t, null);
+        counter(r, "loop.stream.writes", "write and sendFile calls on stream connections", s, m -> m.streamWrites(), t, null);
+        counter(r, "loop.datagrams.in", "datagrams received", s, m -> m.datagramsIn(), t, null);
+        counter(r, "loop.datagrams.out", "datagrams sent", s, m -> m.datagramsOut(), t, null);
+        // a gauge: the kernel's count for the sockets open now, which falls when one closes
+        gauge(r, "loop.datagrams.dropped", "datagrams the kernel dropped at the loop's open UDP sockets", s,
+                x -> x.get().datagramsDropped(), t, null);
+        // the backend names its counters, and they never change: one counter each, tagged with its name
+        for (String name : calls) {
+            counter(r, "loop.backend.calls", "what the backend counts of its own work (its system calls)", s,
+                    m -> m.backendCounters().getOrDefault(name, 0L), t.and("call", name), null);
+        }
     }
 
     private static void gauge(MeterRegistry r, String name, String help, Snapshot s, ToDoubleFunction<Snapshot> f,

@@ -13,7 +13,13 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.loop.net.DatagramEndpoint;
+import dev.loop.net.Datagrams;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Map;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -66,6 +72,36 @@ class LoopMetricsBinderTest {
             FunctionCounter callbacks = registry.get("loop.callbacks").functionCounter();
             assertTrue(callbacks.count() >= 1, "callbacks after a collection: " + callbacks.count());
             assertEquals(0.0, registry.get("loop.timers.pending").gauge().value(), "a gauge after a collection");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.loop.testkit.Matrix#groups")
+    void datagramsAndTheBackendsSystemCallsAreMeters(Cell cell) throws Exception {
+        try (Loop loop = Loops.open(cell.options())) {
+            DatagramEndpoint server = Datagrams.bind(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            server.setHandler((ep, data, from) -> ep.send(data, from));
+            DatagramEndpoint client = Datagrams.bind(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            client.send(ByteBuffer.wrap(new byte[] {1}), server.localAddress());
+            loop.runUntilComplete(client.receive());
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            LoopMetricsBinder.of(loop).bindTo(registry); // after the traffic: its first snapshot sees it all
+
+            assertEquals(2.0, registry.get("loop.datagrams.in").functionCounter().count());
+            assertEquals(2.0, registry.get("loop.datagrams.out").functionCounter().count());
+            assertEquals(0.0, registry.get("loop.datagrams.dropped").gauge().value());
+            Map<String, Long> counted = loop.metrics().backendCounters();
+            assertTrue(!counted.isEmpty(), "the kernel backends count their system calls: " + loop.backendName());
+            Set<String> calls = new HashSet<>();
+            double all = 0;
+            for (FunctionCounter c : registry.get("loop.backend.calls").functionCounters()) {
+                String call = c.getId().getTag("call");
+                calls.add(call);
+                assertEquals((double) counted.get(call), c.count(), call + " of " + counted);
+                all += c.count();
+            }
+            assertEquals(counted.keySet(), calls);
+            assertTrue(all > 0, "a round trip made system calls: " + counted);
         }
     }
 

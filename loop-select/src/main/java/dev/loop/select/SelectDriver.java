@@ -1,5 +1,6 @@
 package dev.loop.select;
 
+import dev.loop.spi.IoCounters;
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.NetIo;
 import dev.loop.spi.Readiness;
@@ -24,11 +25,14 @@ import java.util.function.Consumer;
  */
 final class SelectDriver implements IoDriver {
     private static final long RESOLUTION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Index of the one count kept: selects made (each one {@code epoll_wait} or {@code poll} in the JDK). */
+    private static final int SELECTS = 0;
 
     private final Selector selector;
     private final Consumer<SelectionKey> dispatch = this::dispatch;
     private Readiness.Failures failures = Readiness.LOGGED;
     private SelectNetIo net;
+    private final IoCounters counters = new IoCounters("select");
 
     SelectDriver() throws IOException {
         this.selector = Selector.open();
@@ -45,8 +49,10 @@ final class SelectDriver implements IoDriver {
                 // it (and the JDK releases their fd then), so this never delays that.
                 return 0;
             }
+            counters.increment(SELECTS);
             return selector.selectNow(dispatch);
         }
+        counters.increment(SELECTS);
         if (timeoutNanos < 0) {
             return selector.select(dispatch);
         }
@@ -60,6 +66,11 @@ final class SelectDriver implements IoDriver {
         if (key.attachment() instanceof Selected s) {
             Readiness.deliver(s.receiver(), s.readyBits(key), s, failures);
         }
+    }
+
+    @Override
+    public IoCounters counters() {
+        return counters;
     }
 
     @Override

@@ -128,6 +128,11 @@ final class SelectNetIo implements NetIo {
         return datagrams;
     }
 
+    @Override
+    public boolean kernelSockets() {
+        return true;
+    }
+
     private IoDatagram openDatagram(InetSocketAddress local, Map<SocketOption<?>, Object> options, IoReady ready)
             throws IOException {
         DatagramChannel ch = opened(() -> DatagramChannel.open(local.getAddress() instanceof Inet6Address

@@ -50,6 +50,9 @@ public class LoopMBeanContract extends LoopSuite {
         assertEquals(loop.metrics().callbacks(), bean.getCallbacks());
         assertEquals(2_000_000, bean.getIterationTimeMaxNanos());
         assertEquals(1.0, (Double) server.getAttribute(name, "BusyRatio"), "read as JConsole reads it");
+        assertEquals(loop.metrics().backendCounters(), bean.getBackendCounters(), "the backend's own counts, by name");
+        assertEquals(0L, server.getAttribute(name, "DatagramsIn"));
+        assertEquals(0L, server.getAttribute(name, "StreamWrites"));
 
         loop.close();
         assertFalse(server.isRegistered(name), name + " after close");

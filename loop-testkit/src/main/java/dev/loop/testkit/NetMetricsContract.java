@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loop.Loop;
 import dev.loop.LoopMetrics;
 import dev.loop.net.Server;
+import dev.loop.net.Connection;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -43,6 +47,68 @@ public class NetMetricsContract extends StreamSuite {
         assertEquals(2L * size, m.bytesOut());
         assertEquals(isTls() ? 2 : 0, m.tlsHandshakes());
         assertEquals(0, m.tlsFailures());
+    }
+
+    @Test
+    void readsAndWritesAreCountedAsTheApplicationMadeThem() throws Exception {
+        Loop loop = open();
+        int[] deliveries = {0};
+        Server server = listen(loop, c -> c.setHandler((conn, data) -> {
+            deliveries[0]++; // one onData each, and one write of what it got
+            conn.write(data);
+        }));
+        Connection client = await(loop, connect(loop, server));
+        int writes = 5;
+        for (int i = 0; i < writes; i++) {
+            await(loop, client.write(ByteBuffer.wrap(new byte[1000 * (i + 1)])));
+        }
+        client.shutdownOutput();
+        int clientReads = 0;
+        long back = 0;
+        ByteBuffer buf = ByteBuffer.allocate(4096);
+        for (int n; (n = await(loop, client.read(buf.clear()))) >= 0; ) {
+            clientReads++;
+            back += n;
+        }
+        assertEquals(15_000, back);
+        LoopMetrics m = loop.metrics();
+        assertTrue(deliveries[0] > 0);
+        assertEquals(deliveries[0] + clientReads, m.streamReads(), "each onData and each read that returned bytes");
+        assertEquals(writes + deliveries[0], m.streamWrites(), "the client's writes and the server's echoes");
+        assertEquals(0, m.datagramsIn() + m.datagramsOut());
+        client.close();
+    }
+
+    /**
+     * The backends this project ships count their system calls, each under its own names; a
+     * backend that counts nothing (the simulator: it makes none) shows none.
+     */
+    @Test
+    void theBackendCountsItsSystemCallsWhereItCanSeeThem() throws Exception {
+        Loop loop = open();
+        Map<String, Long> before = loop.metrics().backendCounters();
+        Server server = echoServer(loop);
+        byte[] data = randomBytes(new Random(9), 10_000);
+        assertArrayEquals(data, await(loop, echo(loop, server, data, new Random(10))));
+        Map<String, Long> after = loop.metrics().backendCounters();
+        assertEquals(before.keySet(), after.keySet(), "a backend's counters are fixed");
+        List<String> expected = switch (loop.backendName()) {
+            case "select" -> List.of("select");
+            case "epoll" -> List.of("epoll_wait", "read", "write");
+            case "io_uring" -> List.of("io_uring_enter", "sqe", "cqe");
+            case "sim" -> List.of();
+            default -> null; // a backend from elsewhere: whatever it counts, it only rises
+        };
+        if (expected != null) {
+            assertEquals(expected, List.copyOf(after.keySet()), "the names docs/METRICS.md lists, in its order");
+        }
+        for (String name : after.keySet()) {
+            long moved = after.get(name) - before.get(name);
+            assertTrue(moved >= 0, name + " fell: " + before + " -> " + after);
+            // every counter of a shipped backend counts something an echo over its sockets does
+            // (io_uring's reads and writes are among its submissions and completions)
+            assertTrue(expected == null || moved > 0, name + " did not move in an echo: " + before + " -> " + after);
+        }
     }
 
     @Test

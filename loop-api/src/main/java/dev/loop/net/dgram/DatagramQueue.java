@@ -61,11 +61,11 @@ final class DatagramQueue extends WatermarkedQueue {
     /**
      * Sends from the head until the queue is empty or the kernel has no room.
      *
-     * @return whether any datagram left (sent or refused)
+     * @return how many datagrams the kernel took (those it refused are not counted)
      * @throws ClosedChannelException if the socket was closed under the queue: the endpoint is done
      */
-    boolean flushTo(IoDatagram socket, Namer namer) throws ClosedChannelException {
-        boolean moved = false;
+    int flushTo(IoDatagram socket, Namer namer) throws ClosedChannelException {
+        int sent = 0;
         while (!out.isEmpty()) {
             Entry e = out.peekFirst();
             IOException refused = null;
@@ -80,15 +80,15 @@ final class DatagramQueue extends WatermarkedQueue {
             }
             out.pollFirst();
             removed(e.size);
-            moved = true;
             if (refused == null) {
+                sent++;
                 e.promise.tryComplete(null);
             } else {
                 e.promise.tryFail(refused);
             }
         }
         flushed();
-        return moved;
+        return sent;
     }
 
     /** Drops every datagram and fails every waiter with {@code why}. */

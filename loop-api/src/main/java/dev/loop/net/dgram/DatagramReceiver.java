@@ -82,6 +82,7 @@ final class DatagramReceiver {
             if (from == null) {
                 return;
             }
+            ep.net.datagramIn();
             s.flip();
             DatagramHandler h = handler;
             try {
@@ -143,6 +144,7 @@ final class DatagramReceiver {
         if (from == null) {
             return false;
         }
+        ep.net.datagramIn();
         Datagram d;
         if (direct) {
             d = new Datagram(into, from, false);

@@ -72,6 +72,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
     private boolean handling;         // received datagrams are being handed out: sends are held
     private int held;                 // datagrams the socket holds for its next flushHeld
     private final java.util.function.Consumer<IOException> refused = this::heldRefused;
+    private InetSocketAddress dropsOf; // where the loop reads the kernel's drops for this socket, or null
 
     private UdpEndpoint(NetRegistry net, DatagramOptions options, DatagramIo io, InetSocketAddress local)
             throws IOException {
@@ -109,6 +110,9 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             ep.remote = remote;
         }
         net.add(ep);
+        if (net.udpOpened(ep.socket.localAddress())) {
+            ep.dropsOf = ep.socket.localAddress(); // from now on, snapshots read its drops
+        }
         return ep;
     }
 
@@ -195,6 +199,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
                 if (handling || held > 0) {
                     if (socket.hold(data, target)) {
                         held++;
+                        net.datagramsOut(1);
                         return done();
                     }
                     if (held > 0) {
@@ -202,6 +207,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
                     }
                 }
                 if (held == 0 && socket.send(data, target)) {
+                    net.datagramsOut(1);
                     return done();
                 }
             } catch (ClosedChannelException e) {
@@ -248,7 +254,7 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
             return;
         }
         try {
-            out.flushTo(socket, namer);
+            net.datagramsOut(out.flushTo(socket, namer));
         } catch (ClosedChannelException e) {
             closeNow(e);
             return;
@@ -448,6 +454,9 @@ public final class UdpEndpoint extends CoalescedReadiness implements DatagramEnd
         failure = error;
         socket.close();
         net.remove(this);
+        if (dropsOf != null) {
+            net.udpClosed(dropsOf);
+        }
         Throwable why = error != null ? error : new ClosedChannelException();
         receiver.failReceive(why);
         out.fail(why);

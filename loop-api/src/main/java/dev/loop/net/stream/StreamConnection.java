@@ -463,10 +463,10 @@ public final class StreamConnection extends CoalescedReadiness implements Connec
         }
     }
 
-    /** {@code n > 0} bytes were read: counted, and the connection is not idle. */
+    /** A read returned {@code n > 0} bytes: counted, and the connection is not idle. */
     void received(int n) {
         bytesIn += n;
-        net.stats.bytesIn(n);
+        net.stats.streamRead(n);
         if (idle != null) {
             idle.touch();
         }

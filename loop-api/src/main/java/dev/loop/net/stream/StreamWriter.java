@@ -47,6 +47,7 @@ final class StreamWriter {
         if (!src.hasRemaining()) {
             return done();
         }
+        conn.net.stats.streamWrite();
         if (out.isEmpty()) {
             try {
                 int n = conn.transport.write(src);
@@ -104,6 +105,7 @@ final class StreamWriter {
             p.complete(0L);
             return p;
         }
+        conn.net.stats.streamWrite();
         boolean wasEmpty = out.isEmpty();
         p = out.addFile(file, position, count);
         if (wasEmpty) {

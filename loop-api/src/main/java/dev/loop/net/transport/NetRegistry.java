@@ -100,6 +100,36 @@ public final class NetRegistry {
         }
     }
 
+    // The datagram layer's counts: it does not name the engine (docs/adr/0013), so they pass here.
+
+    /** A datagram was received. */
+    public void datagramIn() {
+        stats.datagramIn();
+    }
+
+    /** {@code n} datagrams were sent (handed to the kernel, or held for its next batched send). */
+    public void datagramsOut(int n) {
+        stats.datagramsOut(n);
+    }
+
+    /**
+     * A UDP socket bound {@code local} opened: if it is the kernel's, snapshots read its drops.
+     *
+     * @return whether they do (then call {@link #udpClosed} when it closes)
+     */
+    public boolean udpOpened(java.net.InetSocketAddress local) {
+        if (io.kernelSockets()) {
+            stats.udpOpened(local);
+            return true;
+        }
+        return false;
+    }
+
+    /** The UDP socket bound {@code local}, whose drops snapshots read, closed. */
+    public void udpClosed(java.net.InetSocketAddress local) {
+        stats.udpClosed(local);
+    }
+
     /** The shared read buffer, cleared, with its limit at {@code size}. */
     public ByteBuffer scratch(int size) {
         ByteBuffer s = scratch;
