@@ -255,9 +255,7 @@ public abstract class Engine {
     }
 
     private void runReady(int n) {
-        for (; n > 0; n--) {
-            callbacks.run(ready.pollFirst());
-        }
+        callbacks.runAll(ready, n);
     }
 
     void runCallback(Runnable r) {
