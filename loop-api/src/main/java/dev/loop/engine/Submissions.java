@@ -9,7 +9,7 @@ import org.jctools.queues.MessagePassingQueue;
  * timers, or its runs of them straight from the inbox. Every path keeps the one order
  * {@link Engine#callSoon} promises: a submission never overtakes one that happened before it.
  *
- * <p>{@link #submit} is thread-safe; everything else belongs to the thread running or closing the
+ * <p>{@link #submit} and {@link #submitTimer} are thread-safe; everything else belongs to the thread running or closing the
  * loop, as the engine's ready queue does.
  */
 final class Submissions {
@@ -77,11 +77,16 @@ final class Submissions {
         }
     }
 
-    /** Phase 1 (and close): moves what waits in the inbox (capped) behind the ready callbacks. */
-    void drain() {
-        if (inbox.drain(toReady, maxPerIteration) > 0) {
+    /**
+     * Close, and phase 1 when a timer waits ({@link #countAtStart}): moves what waits in the inbox
+     * (capped) behind the ready callbacks. Returns how many it moved.
+     */
+    int drain() {
+        int moved = inbox.drain(toReady, maxPerIteration);
+        if (moved > 0) {
             fed = true;
         }
+        return moved;
     }
 
     /** Takes one submission in: a callback joins the ready queue, a timer (or its cancel) the timers. */
@@ -107,12 +112,8 @@ final class Submissions {
             timersWaiting = false; // before the drain: a timer offered after it is seen next time
         }
         if (timers || engine.isClosing()) {
-            int moved = inbox.drain(toReady, maxPerIteration);
-            if (moved > 0) {
-                fed = true;
-                if (timers && moved == maxPerIteration) {
-                    timersWaiting = true; // the cap may have left the timer behind: move again next time
-                }
+            if (drain() == maxPerIteration && timers) {
+                timersWaiting = true; // the cap may have left the timer behind: move again next time
             }
             return 0;
         }
