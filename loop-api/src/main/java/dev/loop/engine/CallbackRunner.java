@@ -1,5 +1,7 @@
 package dev.loop.engine;
 
+import java.util.ArrayDeque;
+
 /**
  * How the engine runs one callback: what escapes it goes to the loop's exception handler (and,
  * should even the message fail, is counted as lost), and in debug mode the callback is tagged with
@@ -26,6 +28,28 @@ final class CallbackRunner {
     /** {@code callback} as it is queued: in debug mode wrapped to remember where it was scheduled. Any thread. */
     Runnable tag(Runnable callback) {
         return slow != null ? DebugCallback.wrap(callback) : callback;
+    }
+
+    /**
+     * Runs the first {@code n} callbacks of {@code queue}, taking each off it before it runs;
+     * nothing escapes. Whether they are timed is decided once for the batch: a recording that
+     * begins in the middle of one sees the callbacks of the next.
+     */
+    void runAll(ArrayDeque<Runnable> queue, int n) {
+        if (slow != null || LoopEvents.SLOW_CALLBACK.on()) {
+            for (; n > 0; n--) {
+                run(queue.pollFirst());
+            }
+            return;
+        }
+        for (; n > 0; n--) {
+            Runnable r = queue.pollFirst();
+            try {
+                r.run();
+            } catch (Throwable t) {
+                failed(r, t);
+            }
+        }
     }
 
     /** Runs {@code r}; nothing escapes. */

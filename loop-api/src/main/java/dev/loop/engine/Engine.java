@@ -141,10 +141,10 @@ public abstract class Engine {
             if (inbox.isEmpty()) {
                 timers.add(t, closing);
             } else {
-                submissions.behindInbox(t);
+                submissions.timerBehindInbox(t);
             }
         } else {
-            submissions.submit(t);
+            submissions.submitTimer(t);
         }
     }
 
@@ -154,7 +154,7 @@ public abstract class Engine {
             timers.remove(t);
         } else if (!inbox.isShut()) {
             try {
-                submissions.submit(t);
+                submissions.submitTimer(t);
             } catch (RejectedExecutionException closedMeanwhile) {
                 // the loop closed and dropped its timers: nothing left to remove
             }
@@ -206,14 +206,17 @@ public abstract class Engine {
     public final void runOnce() {
         iterations++;
         stats.iterationBegins();
-        // 1. Move work submitted by other threads (MPSC inbox) into the ready queue.
-        submissions.drain();
+        // 1. Count the work other threads submitted (MPSC inbox) and the callbacks left ready by
+        //    the previous iteration; step 5 runs them in that order, the submissions straight
+        //    from the inbox.
+        int left = ready.size();
+        int early = submissions.countAtStart();
 
         // 2. Compute the poll timeout: 0 if anything is ready or a stop is pending; else until the
         //    earliest timer; else forever. A loop that other threads have just fed looks a moment
         //    longer before it sleeps, so a stream of submissions does not pay a wake-up per gap.
         long timeout = 0;
-        if (ready.isEmpty() && !stopping) {
+        if (ready.isEmpty() && early == 0 && !stopping) {
             stats.mayWait();
             timeout = sleep.timeout(workArrived, submissions.fed());
         }
@@ -225,16 +228,17 @@ public abstract class Engine {
         // 4. Move every timer whose deadline has passed into the ready queue (capped per
         //    iteration), then count the work other threads submitted while we polled.
         timers.expire(clock);
-        int submitted = submissions.countWhilePolling();
+        int late = submissions.countWhilePolling(early);
 
-        // 5. Run exactly the callbacks that were ready when this step began, then the
-        //    submissions counted in step 4, straight from the inbox; callbacks they schedule run
-        //    in the next iteration.
-        stats.callbacksBegin(ready.size() + submitted);
-        for (int n = ready.size(); n > 0; n--) {
-            runCallback(ready.pollFirst());
-        }
-        submissions.run(submitted);
+        // 5. Run exactly what was ready when this step began: the callbacks left from the previous
+        //    iteration, the submissions counted in step 1, the I/O callbacks and timers, then the
+        //    submissions counted in step 4. Callbacks they schedule run in the next iteration.
+        int queued = ready.size();
+        stats.callbacksBegin(queued + early + late);
+        runReady(left);
+        submissions.run(early);
+        runReady(queued - left);
+        submissions.run(late);
         stats.iterationEnds(ready.size(), timers.size());
     }
 
@@ -251,6 +255,10 @@ public abstract class Engine {
             report("I/O backend " + backendName + " failed to poll", t, io);
         }
         stats.pollEnded(begun);
+    }
+
+    private void runReady(int n) {
+        callbacks.runAll(ready, n);
     }
 
     void runCallback(Runnable r) {

@@ -9,7 +9,7 @@ import org.jctools.queues.MessagePassingQueue;
  * timers, or its runs of them straight from the inbox. Every path keeps the one order
  * {@link Engine#callSoon} promises: a submission never overtakes one that happened before it.
  *
- * <p>{@link #submit} is thread-safe; everything else belongs to the thread running or closing the
+ * <p>{@link #submit} and {@link #submitTimer} are thread-safe; everything else belongs to the thread running or closing the
  * loop, as the engine's ready queue does.
  */
 final class Submissions {
@@ -24,6 +24,13 @@ final class Submissions {
     private final MessagePassingQueue.Consumer<Object> toReady = this::accept;
     private final MessagePassingQueue.Consumer<Object> runNow = this::run;
     private boolean fed; // the inbox gave the loop something since phase 2 last looked
+    /**
+     * A timer (or its cancel) was submitted through the inbox since phase 1 last looked: the
+     * next phase 1 moves the inbox as it is, so the timer is queued before phase 4 expires the
+     * due ones and a timer due at once fires in the first iteration after it was scheduled.
+     * Written before the offer, so an offer that happened before an iteration is seen by it.
+     */
+    private volatile boolean timersWaiting;
 
     Submissions(Engine engine, Inbox inbox, ArrayDeque<Runnable> ready, EngineTimers timers,
                 CallbackRunner callbacks, LoopStats stats, int maxPerIteration) {
@@ -43,6 +50,18 @@ final class Submissions {
         }
     }
 
+    /** {@link #submit} of a new timer or a cancel. Any thread. */
+    void submitTimer(EngineTimer t) {
+        timersWaiting = true;
+        submit(t);
+    }
+
+    /** {@link #behindInbox} of a new timer or a cancel. */
+    void timerBehindInbox(EngineTimer t) {
+        timersWaiting = true;
+        behindInbox(t);
+    }
+
     /**
      * On the loop thread while submissions of other threads wait in the inbox: those may have
      * happened before this one, so it queues behind them instead of overtaking them in the ready
@@ -58,11 +77,16 @@ final class Submissions {
         }
     }
 
-    /** Phase 1 (and close): moves what waits in the inbox (capped) behind the ready callbacks. */
-    void drain() {
-        if (inbox.drain(toReady, maxPerIteration) > 0) {
+    /**
+     * Close, and phase 1 when a timer waits ({@link #countAtStart}): moves what waits in the inbox
+     * (capped) behind the ready callbacks. Returns how many it moved.
+     */
+    int drain() {
+        int moved = inbox.drain(toReady, maxPerIteration);
+        if (moved > 0) {
             fed = true;
         }
+        return moved;
     }
 
     /** Takes one submission in: a callback joins the ready queue, a timer (or its cancel) the timers. */
@@ -76,27 +100,55 @@ final class Submissions {
     }
 
     /**
-     * Phase 4's count of the inbox (capped): run after the ready callbacks, in the order a move
-     * behind them would give, without the copy through the ready queue (docs/BENCHMARKS.md).
-     * Closing moves them: a callSoon there drains the inbox ({@link #behindInbox}), never inside a drain.
+     * Phase 1: how many submissions (capped) wait in the inbox as the iteration begins. Phase 5
+     * runs them straight from the inbox, after the callbacks left from the previous iteration and
+     * before the I/O callbacks and timers, where a move behind the ready queue would have put
+     * them, without the copy through the ready queue (docs/BENCHMARKS.md). They are moved as
+     * before, and 0 returned, while closing and when a timer waits among them.
      */
-    int countWhilePolling() {
-        if (engine.isClosing()) {
-            drain();
+    int countAtStart() {
+        boolean timers = timersWaiting;
+        if (timers) {
+            timersWaiting = false; // before the drain: a timer offered after it is seen next time
+        }
+        if (timers || engine.isClosing()) {
+            if (drain() == maxPerIteration && timers) {
+                timersWaiting = true; // the cap may have left the timer behind: move again next time
+            }
             return 0;
         }
         return Math.min(inbox.size(), maxPerIteration);
     }
 
-    /** Phase 5: runs the {@code count} submissions phase 4 counted, straight from the inbox. */
+    /**
+     * Phase 4: how many more (capped) arrived while the loop polled, beyond the {@code counted} of
+     * phase 1; phase 5 runs them after the ready callbacks, in the order a move behind them would
+     * give. Closing moves them: a callSoon there drains the inbox ({@link #behindInbox}), never
+     * inside a drain.
+     */
+    int countWhilePolling(int counted) {
+        if (engine.isClosing()) {
+            drain();
+            return 0;
+        }
+        return Math.min(inbox.size() - counted, maxPerIteration);
+    }
+
+    /**
+     * Phase 5: runs up to {@code count} submissions a count of phase 1 or 4 found, straight from
+     * the inbox. Fewer run if a submitter has claimed its slot and not yet written it: the drain
+     * stops there, and the rest run with the next count, still in their order.
+     */
     void run(int count) {
-        if (count > 0 && inbox.drain(runNow, count) > 0) {
-            fed = true;
+        if (count > 0) {
+            if (inbox.drain(runNow, count) > 0) {
+                fed = true;
+            }
         }
     }
 
     private void run(Object item) {
-        stats.fromOtherThread();
+        stats.fromOtherThread(); // counted before it runs: what it makes happen sees it counted
         if (item instanceof EngineTimer t) {
             timers.fromInbox(t, engine.isClosing());
         } else {

@@ -100,6 +100,44 @@ public class LoopThreadContract extends LoopSuite {
     }
 
     @Test
+    void whatOtherThreadsSubmitBeforeAnIterationRunsAfterWhatThePreviousOneLeftAndBeforeItsTimers() {
+        ManualClock clock = ManualClock.create(); // time stands still: the timer is due at once
+        Loop loop = open(options().withClock(clock));
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Promise<Void> done = loop.newPromise();
+        loop.callSoon(() -> {
+            loop.callSoon(() -> seen.add("left by the previous iteration"));
+            loop.callLater(Duration.ZERO, () -> {
+                seen.add("timer");
+                done.complete(null);
+            });
+            onAnotherThread(() -> loop.callSoon(() -> seen.add("foreign")));
+        });
+        loop.runUntilComplete(done);
+        assertEquals(List.of("left by the previous iteration", "foreign", "timer"), seen);
+    }
+
+    @Test
+    void aTimerAnotherThreadSchedulesDueAtOnceFiresInTheNextIteration() {
+        ManualClock clock = ManualClock.create();
+        Loop loop = open(options().withClock(clock));
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Promise<Void> done = loop.newPromise();
+        loop.callSoon(() -> {
+            onAnotherThread(() -> loop.callLater(Duration.ZERO, () -> seen.add("timer")));
+            loop.callSoon(() -> {
+                seen.add("next iteration");
+                loop.callSoon(() -> {
+                    seen.add("the one after");
+                    done.complete(null);
+                });
+            });
+        });
+        loop.runUntilComplete(done);
+        assertEquals(List.of("next iteration", "timer", "the one after"), seen);
+    }
+
+    @Test
     void timersOfEqualDeadlinesFireInSchedulingOrderWhicheverThreadsMadeThem() throws Exception {
         ManualClock clock = ManualClock.create(); // time stands still: every deadline below is the same
         Loop loop = open(options().withClock(clock));
