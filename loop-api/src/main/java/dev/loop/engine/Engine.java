@@ -49,8 +49,7 @@ public abstract class Engine {
     private volatile boolean closed;
     private boolean closing;
     private long iterations;
-    /** What the report being handled is about besides its source (loop thread only; see {@link #report(String, Throwable, Object, Object)}). */
-    private Object reportAbout;
+    private final ReportScope reportScope = new ReportScope();
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
@@ -383,16 +382,10 @@ public abstract class Engine {
      * user's handler passes the report on to it.
      */
     public final void report(String message, Throwable error, Object source, Object about) {
-        if (!ownedHere()) {
+        if (ownedHere()) {
+            reportScope.during(about, () -> report(message, error, source));
+        } else {
             report(message, error, source);
-            return;
-        }
-        Object outer = reportAbout;
-        reportAbout = about;
-        try {
-            report(message, error, source);
-        } finally {
-            reportAbout = outer;
         }
     }
 
@@ -430,8 +423,8 @@ public abstract class Engine {
      */
     public final LogContext logContext(Object about) {
         LogContext c = LogContext.of(stats.name());
-        if (reportAbout != null && ownedHere()) {
-            c.about(reportAbout); // first: it is what the report is about, the source its reporter
+        if (ownedHere()) {
+            reportScope.describe(c); // first: what the report is about, the source its reporter
         }
         c.about(DebugCallback.unwrap(about));
         describeCurrent(c);
