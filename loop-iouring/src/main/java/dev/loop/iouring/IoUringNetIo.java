@@ -78,6 +78,7 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
             }
             if (current == null) {
                 Slab s = new Slab();
+                s.net = this;
                 s.registration = driver.register(s);
                 slabs.add(s);
                 current = s;
@@ -216,12 +217,27 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
         } else if (automaticSweeps) {
             buffers.releaseBurst(now); // a field compare unless a burst of buffers was just freed
         }
+        submitQueued();
+        // A descriptor released just now has a waiter to run after this poll: it must not block.
+        return !level.isEmpty() || !releasedWaiters.isEmpty();
+    }
+
+    /**
+     * Puts what the queued handles asked for into the submission queue: before each poll, and after
+     * each completion the ring dispatches ({@link Slab#handle}). A completion can itself ask for an
+     * operation (a poll that found bytes asks for the receive that takes them, a send that left
+     * bytes behind for the next send), and Netty's dispatch enters the ring again before it returns
+     * whenever a pass over the completions leaves submissions queued or the kernel flags completion
+     * work (a single issuer with deferred task work, ADR 0011). Queued now, such an operation goes
+     * out with that entry, in the same poll, instead of waiting for the next poll's. Receivers only
+     * record readiness (the SPI's rule), so the replies a receive causes are written after the poll
+     * and still leave with the next one.
+     */
+    void submitQueued() {
         IoUringChannel c;
         while ((c = submits.poll()) != null) {
             c.submitPending();
         }
-        // A descriptor released just now has a waiter to run after this poll: it must not block.
-        return !level.isEmpty() || !releasedWaiters.isEmpty();
     }
 
     /**
