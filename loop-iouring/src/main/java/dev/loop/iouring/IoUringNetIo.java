@@ -39,6 +39,8 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
     private final Buffers buffers = new Buffers();
     private int sweeps;
+    /** The loop is closing ({@link #cancelAll()}): completions dispatched while the ring drains submit nothing. */
+    private boolean closing;
     /** Tests call {@link #sweepIdle} themselves instead. */
     boolean automaticSweeps = true;
     /** {@link IoUringSocket#QUIET_NANOS}; tests set it to make every wake quiet, or only the first. */
@@ -234,6 +236,9 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
      * and still leave with the next one.
      */
     void submitQueued() {
+        if (closing) {
+            return; // the ring is draining to close: nothing new goes in, the close releases what waits
+        }
         IoUringChannel c;
         while ((c = submits.poll()) != null) {
             c.submitPending();
@@ -266,6 +271,7 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
      * flight now, on the ring's thread, so the drain has an end.
      */
     void cancelAll() {
+        closing = true;
         // Handles waiting for the pre-poll pass may never have been registered (a socket closed
         // before its first operation): they are not among the open ones, and are released here.
         IoUringChannel c;
