@@ -30,9 +30,10 @@ import java.nio.channels.FileChannel;
  * provided-buffer rings, which would let the kernel pick a buffer only when bytes arrive, are
  * private to its channels). So a socket starts reading with a buffer-less poll operation; when
  * that reports bytes it takes a buffer and queues a receive with the iteration's other
- * submissions (a second completion per idle-to-busy change, no system call). Woken after a quiet spell ({@link #QUIET_NANOS}), it
- * gives the buffer back as soon as those bytes are read and polls again; woken sooner, or told
- * that more bytes wait, it keeps a receive in flight from then on. A socket that received
+ * submissions (a second completion per idle-to-busy change, no system call). Woken after a quiet
+ * spell ({@link #QUIET_NANOS}), it gives the buffer back as soon as those bytes are read and
+ * polls again; woken sooner, or told that more bytes wait, it keeps a receive in flight from
+ * then on. A socket that received
  * nothing for a whole sweep interval of the driver ({@link IoUringNetIo#sweepIdle}) cancels its
  * receive, gives the buffer back to the loop's spares and polls again. What only a receiving
  * socket needs is one object ({@link Inbound}), not fields of every socket.
@@ -53,9 +54,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
      * the buffer it took for them goes back as soon as they are handed out and it polls again,
      * rather than keeping a receive in flight (and the buffer pinned under it) until a sweep finds
      * it idle. A busy socket (its next bytes come sooner, or more wait) keeps its buffer and adds
-     * nothing per message; a quiet one pays a poll and a receive through the ring per wake. Measured with 15,000 connections that each echoed a kilobyte: the echo server
-     * held 2.0-2.6 KiB per connection right after the echo while the buffers waited for the sweep,
-     * against epoll's 0.24-0.37.
+     * nothing per message; a quiet one pays a poll and a receive through the ring per wake.
+     * Measured with 15,000 connections that each echoed a kilobyte: the echo server held 2.0-2.6
+     * KiB per connection right after the echo while the buffers waited for the sweep, against
+     * epoll's 0.24-0.37.
      */
     static final long QUIET_NANOS = 50_000_000L;
 

@@ -31,7 +31,7 @@ final class Slab implements IoUringIoHandle {
     private int used;
     private int occupied;
     IoRegistration registration;
-    /** Whose queued submissions go out after each completion ({@link IoUringNetIo#submitQueued}); null in unit tests. */
+    /** Whose queued submissions go out after each completion ({@link IoUringNetIo#submitQueued}); null in tests. */
     IoUringNetIo net;
 
     /** Puts {@code channel} in a free slot and returns it; -1 when the slab is full. */

@@ -16,16 +16,17 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A socket woken from a quiet spell takes its bytes through the ring, not with a {@code recv} of
  * its own: under load a busy server's sockets can all be "quiet" (each one's round trip longer
  * than {@link IoUringSocket#QUIET_NANOS}), and a system call per wake was then one per message.
  * The socket's descriptor is wrapped in a {@link Socket} that counts direct receives; driven
- * through the socket SPI on the test's thread.
+ * through the socket SPI on the test's thread, on a ring with deferred task work (the default) and
+ * on one without ({@link IoUringDriver#DEFER_TASK_RUN}), whose completions the kernel posts itself.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class QuietWakeTest {
@@ -51,10 +52,9 @@ class QuietWakeTest {
     private CountingSocket counted;
     private IoUringSocket socket;
 
-    @BeforeEach
-    void connect() throws IOException {
+    private void connect(boolean deferTaskRun) throws IOException {
         assumeTrue(io.netty.channel.uring.IoUring.isAvailable(), "io_uring does not run here");
-        driver = new IoUringDriver();
+        driver = new IoUringDriver(deferTaskRun);
         net = (IoUringNetIo) driver.net();
         net.automaticSweeps = false;
         net.quietNanos = 0; // every wake is after a quiet spell, however fast the machine
@@ -86,8 +86,10 @@ class QuietWakeTest {
         listener.close();
     }
 
-    @Test
-    void everyQuietWakeReceivesThroughTheRingAndGivesItsBufferBack() throws IOException {
+    @ParameterizedTest(name = "deferred task work: {0}")
+    @ValueSource(booleans = {true, false})
+    void everyQuietWakeReceivesThroughTheRingAndGivesItsBufferBack(boolean deferTaskRun) throws IOException {
+        connect(deferTaskRun);
         OutputStream out = peer.getOutputStream();
         for (int round = 0; round < 5; round++) {
             byte[] message = new byte[64 + round];
@@ -110,7 +112,8 @@ class QuietWakeTest {
                 return got.size() >= message.length;
             }, "round " + round + ": the message read");
             assertArrayEquals(message, got.toByteArray(), "round " + round);
-            assertFalse(socket.holdsReceiveBuffer(), "round " + round + ": a quiet socket polls again without a buffer");
+            assertFalse(socket.holdsReceiveBuffer(),
+                    "round " + round + ": a quiet socket polls again without a buffer");
         }
         assertEquals(0, counted.receives, "no receive of its own: each went with the ring's other submissions");
     }
