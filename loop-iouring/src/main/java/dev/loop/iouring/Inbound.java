@@ -29,6 +29,8 @@ final class Inbound {
      * back as soon as its bytes are handed out, unless the socket turns out to be busy.
      */
     boolean quiet;
+    /** The receive in flight is the first after a wake from polling (see {@link #quiet}). */
+    boolean wakeReceive;
     /** {@code [pos, end)} of the buffer: received and not yet handed out. */
     int pos;
     int end;
@@ -91,6 +93,7 @@ final class Inbound {
         dropping = false;
         socketHasMore = false;
         quiet = false;
+        wakeReceive = false;
         pos = 0;
         end = 0;
         smallReceives = 0;

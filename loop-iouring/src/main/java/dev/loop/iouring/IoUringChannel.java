@@ -48,9 +48,9 @@ abstract class IoUringChannel {
 
     /**
      * Queues {@code ops} for the next {@code io_uring_enter} and returns its id, for a cancel.
-     * Called only from {@link #submitPending()}, on the thread that polls the ring: a submission
-     * from anywhere else could find the submission queue full and have to enter a ring that only
-     * the polling thread may enter.
+     * Called only from {@link #submitPending()}, on the thread that polls the ring (before its
+     * poll, or inside it as a completion is dispatched): a submission from anywhere else could find
+     * the submission queue full and have to enter a ring that only the polling thread may enter.
      */
     final long submit(io.netty.channel.uring.IoUringIoOps ops) {
         if (slab == null) {

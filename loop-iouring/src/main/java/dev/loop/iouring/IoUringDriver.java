@@ -26,6 +26,17 @@ final class IoUringDriver extends NettyDriver {
     /** The wait is a timeout operation with a {@code timespec}: nanoseconds; a microsecond is honest. */
     private static final long RESOLUTION_NANOS = 1_000;
     private static final int COMPLETION_QUEUE = 16_384;
+    private static final int SUBMISSION_QUEUE = 1_024;
+    /**
+     * System property: {@code false} sets the ring up without a single issuer, and so without
+     * deferred task work. Fewer system calls under continuous load (the kernel posts completions
+     * itself instead of flagging work for the next entry, which Netty's dispatch enters the ring
+     * for), for more CPU per message (it interrupts the loop thread to do so): measured 0.04-0.06
+     * calls per echoed message at 100 connections against 0.23-0.37, and about 30% more CPU
+     * (docs/BENCHMARKS.md). For where a system call costs more than here (a sandboxing kernel, a
+     * hypervisor that traps them); the default is the single issuer.
+     */
+    static final String DEFER_TASK_RUN = "loop.iouring.deferTaskRun";
 
     // What this backend counts (docs/METRICS.md).
     static final int ENTER = 0;
@@ -40,17 +51,26 @@ final class IoUringDriver extends NettyDriver {
     private IoUringNetIo net;
 
     IoUringDriver() {
+        this(!"false".equalsIgnoreCase(System.getProperty(DEFER_TASK_RUN)));
+    }
+
+    /** @param deferTaskRun a single issuer with deferred task work (see {@link #DEFER_TASK_RUN}) */
+    IoUringDriver(boolean deferTaskRun) {
         super(IoUringBackendProvider.NAME);
         executor.enter();
-        // A single issuer with deferred task work (Netty's default): completions are processed when
+        // A single issuer with deferred task work (Netty's default, and ours unless DEFER_TASK_RUN
+        // says otherwise): completions are processed when
         // the ring's one thread enters it, not by interrupting that thread. One thread is all that
         // ever enters this ring (see enterRing): the kernel pins the issuer when the ring is
         // enabled, which is at the first poll, on the same thread.
         // The completion queue is four times Netty's default: a loop holding thousands of sockets
         // sees a completion per socket at once when they close together or go idle in one sweep,
         // and an overflowing queue costs a warning and a slower path each time (16 bytes an entry).
+        // The submission queue is eight times Netty's default (64 bytes an entry): a loop serving
+        // 100 busy connections queues a send and a receive for each before one poll, and at 128
+        // entries those went out in two system calls, the first only to make room.
         io.netty.channel.uring.IoUringIoHandlerConfig config = new io.netty.channel.uring.IoUringIoHandlerConfig()
-                .setCqSize(COMPLETION_QUEUE);
+                .setRingSize(SUBMISSION_QUEUE).setCqSize(COMPLETION_QUEUE).setSingleIssuer(deferTaskRun);
         drive(io.netty.channel.uring.IoUringIoHandler.newFactory(config).newHandler(executor));
         // Enabled at the first poll, not here: Netty registers the ring's descriptor with the
         // enabling thread (IORING_REGISTER_RING_FDS), and from then on only that thread can enter

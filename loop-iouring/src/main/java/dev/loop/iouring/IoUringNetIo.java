@@ -39,6 +39,8 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
     private final Buffers buffers = new Buffers();
     private int sweeps;
+    /** The loop is closing ({@link #cancelAll()}): completions dispatched while the ring drains submit nothing. */
+    private boolean closing;
     /** Tests call {@link #sweepIdle} themselves instead. */
     boolean automaticSweeps = true;
     /** {@link IoUringSocket#QUIET_NANOS}; tests set it to make every wake quiet, or only the first. */
@@ -78,6 +80,7 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
             }
             if (current == null) {
                 Slab s = new Slab();
+                s.net = this;
                 s.registration = driver.register(s);
                 slabs.add(s);
                 current = s;
@@ -221,12 +224,30 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
         } else if (automaticSweeps) {
             buffers.releaseBurst(now); // a field compare unless a burst of buffers was just freed
         }
+        submitQueued();
+        // A descriptor released just now has a waiter to run after this poll: it must not block.
+        return !level.isEmpty() || !releasedWaiters.isEmpty();
+    }
+
+    /**
+     * Puts what the queued handles asked for into the submission queue: before each poll, and after
+     * each completion the ring dispatches ({@link Slab#handle}). A completion can itself ask for an
+     * operation (a poll that found bytes asks for the receive that takes them, a send that left
+     * bytes behind for the next send), and Netty's dispatch enters the ring again before it returns
+     * whenever a pass over the completions leaves submissions queued or the kernel flags completion
+     * work (a single issuer with deferred task work, ADR 0011). Queued now, such an operation goes
+     * out with that entry, in the same poll, instead of waiting for the next poll's. Receivers only
+     * record readiness (the SPI's rule), so the replies a receive causes are written after the poll
+     * and still leave with the next one.
+     */
+    void submitQueued() {
+        if (closing) {
+            return; // the ring is draining to close: nothing new goes in, the close releases what waits
+        }
         IoUringChannel c;
         while ((c = submits.poll()) != null) {
             c.submitPending();
         }
-        // A descriptor released just now has a waiter to run after this poll: it must not block.
-        return !level.isEmpty() || !releasedWaiters.isEmpty();
     }
 
     /**
@@ -255,6 +276,7 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
      * flight now, on the ring's thread, so the drain has an end.
      */
     void cancelAll() {
+        closing = true;
         // Handles waiting for the pre-poll pass may never have been registered (a socket closed
         // before its first operation): they are not among the open ones, and are released here.
         IoUringChannel c;

@@ -29,10 +29,11 @@ import java.nio.channels.FileChannel;
  * peer says nothing, which for thousands of idle connections is most of their memory (Netty's
  * provided-buffer rings, which would let the kernel pick a buffer only when bytes arrive, are
  * private to its channels). So a socket starts reading with a buffer-less poll operation; when
- * that reports bytes it takes a buffer and receives once directly (one system call per
- * idle-to-busy change, not per message). Woken after a quiet spell ({@link #QUIET_NANOS}), it
- * gives the buffer back as soon as those bytes are read and polls again; woken sooner, or told
- * that more bytes wait, it keeps a receive in flight from then on. A socket that received
+ * that reports bytes it takes a buffer and queues a receive with the iteration's other
+ * submissions (a second completion per idle-to-busy change, no system call). Woken after a quiet
+ * spell ({@link #QUIET_NANOS}), it gives the buffer back as soon as those bytes are read and
+ * polls again; woken sooner, or told that more bytes wait, it keeps a receive in flight from
+ * then on. A socket that received
  * nothing for a whole sweep interval of the driver ({@link IoUringNetIo#sweepIdle}) cancels its
  * receive, gives the buffer back to the loop's spares and polls again. What only a receiving
  * socket needs is one object ({@link Inbound}), not fields of every socket.
@@ -53,10 +54,10 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
      * the buffer it took for them goes back as soon as they are handed out and it polls again,
      * rather than keeping a receive in flight (and the buffer pinned under it) until a sweep finds
      * it idle. A busy socket (its next bytes come sooner, or more wait) keeps its buffer and adds
-     * no system call per message; a quiet one pays one {@code recv} per wake, at most one per
-     * this interval. Measured with 15,000 connections that each echoed a kilobyte: the echo server
-     * held 2.0-2.6 KiB per connection right after the echo while the buffers waited for the sweep,
-     * against epoll's 0.24-0.37.
+     * nothing per message; a quiet one pays a poll and a receive through the ring per wake.
+     * Measured with 15,000 connections that each echoed a kilobyte: the echo server held 2.0-2.6
+     * KiB per connection right after the echo while the buffers waited for the sweep, against
+     * epoll's 0.24-0.37.
      */
     static final long QUIET_NANOS = 50_000_000L;
 
@@ -303,7 +304,9 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
             return;
         }
         b.lastReceiveSweep = net.sweeps();
-        b.quiet = false;
+        // The receive a quiet wake queued keeps its mark: its bytes, once read, let the buffer go.
+        b.quiet &= b.wakeReceive;
+        b.wakeReceive = false;
         if (res > 0) {
             b.pos = 0;
             b.end = res;
@@ -319,8 +322,11 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
     }
 
     /**
-     * The buffer-less poll reported bytes (or the end, or an error): take a buffer and receive
-     * once directly, then keep receives in flight as a busy socket does.
+     * The buffer-less poll reported bytes (or the end, or an error): take a buffer and queue one
+     * receive that tries at once, then keep receives in flight as a busy socket does. The receive
+     * goes out with the iteration's other submissions rather than as a {@code recv} of its own: a
+     * socket that wakes from a quiet spell on every message (under load, with a round trip longer
+     * than {@link #QUIET_NANOS}) then costs no system call per message, only a second completion.
      */
     private void readPolled(int res) {
         if (isClosing() || res == -Ops.ECANCELED) {
@@ -336,33 +342,13 @@ final class IoUringSocket extends IoUringChannel implements IoSocket {
         receiveInto(net.buffers().takeReceive(Buffers.MIN));
         Inbound b = in;
         b.lastReceiveSweep = net.sweeps();
-        // One clock read per wake, beside the recv below: not per message of a busy socket.
+        // One clock read per wake: not per message of a busy socket.
         long now = System.nanoTime();
         b.quiet = lastWake == 0 || now - lastWake >= net.quietNanos;
+        b.wakeReceive = true;
+        b.socketHasMore = true; // the poll says bytes wait: the receive need not arm a poll first
         lastWake = now;
-        int n;
-        try {
-            n = socket.recv(b.buffer, 0, b.buffer.capacity());
-        } catch (IOException e) {
-            if (failure == null) {
-                failure = NativeErrors.translate(Call.IO, e, null);
-            }
-            n = 0;
-        }
-        if (n > 0) {
-            b.pos = 0;
-            b.end = n;
-            b.socketHasMore = n == b.buffer.capacity();
-            b.adapt(n);
-        } else if (n < 0) {
-            eof = true;
-        } else if (failure == null) {
-            toPollMode(); // woken for nothing: poll again
-            return;
-        }
-        if (readInterest) {
-            report(IoReady.READ);
-        }
+        armReceive();
     }
 
     /** Keeps the first failure, a completion's negative result, for the next read or write to throw. */

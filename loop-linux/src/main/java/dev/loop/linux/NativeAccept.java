@@ -19,6 +19,15 @@ public final class NativeAccept {
      */
     static final int ADDRESS_SIZE = 26;
 
+    static {
+        // The first failed accept comes at the open-file limit, where loading the classes that
+        // name its error (loaded lazily, at first use) can itself need a descriptor: from a
+        // directory of class files, each is a file to open. Measured on io_uring, whose sockets
+        // reach none of them before: NoClassDefFoundError on every accept at the limit, and a
+        // server that never accepted again. So the error path is walked once here, at listen.
+        NativeErrors.translate(Call.IO, new IOException("the error path, loaded before it is needed"), null);
+    }
+
     private final byte[] address = new byte[ADDRESS_SIZE];
 
     /**
