@@ -3,28 +3,24 @@ package dev.loop.testkit;
 import dev.loop.net.TlsContexts;
 import dev.loop.net.TlsOptions;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.PrivateKey;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 
 /**
- * Certificates the TLS tests need, made at run time once per JVM with the {@code keytool} of the
- * running JDK (the JDK has no public API to make one), into a temporary directory deleted at exit.
+ * Certificates the TLS tests need, made at run time with the {@code keytool} of the running JDK
+ * (the JDK has no public API to make one) and kept in a cache that the JVMs of a build share, so
+ * only the first JVM pays for {@code keytool} (see {@link CertificateCache}: by default
+ * {@code ${java.io.tmpdir}/loop-test-certificates-<user>}, or {@code -Dloop.testkit.certificates=<dir>}).
+ * Each JVM works from its own copies, in a temporary directory deleted at exit.
  * Each is self-signed, EC P-256 (fast handshakes), with its key also written as an unencrypted
  * PKCS#8 PEM file for the tools that want one ({@code openssl}, {@code curl}). Nothing here is a
  * secret worth keeping.
@@ -33,6 +29,7 @@ public final class TestCertificates {
     private static final String PASSWORD = "changeit";
     private static final Map<String, Identity> MADE = new ConcurrentHashMap<>();
     private static volatile Path dir;
+    private static CertificateCache cache;
     private static volatile boolean warm;
     private static volatile TlsOptions server;
     private static volatile TlsOptions client;
@@ -66,17 +63,17 @@ public final class TestCertificates {
 
     /** For {@code localhost} and {@code 127.0.0.1}: what the servers of the suites present. */
     public static Identity localhost() {
-        return make("localhost", "dns:localhost,ip:127.0.0.1", null, 30);
+        return make("localhost", "dns:localhost,ip:127.0.0.1");
     }
 
     /** Valid for the same names as {@link #localhost()}, but signed by nobody anyone trusts. */
     public static Identity untrusted() {
-        return make("untrusted", "dns:localhost,ip:127.0.0.1", null, 30);
+        return make("untrusted", "dns:localhost,ip:127.0.0.1");
     }
 
     /** A certificate authority, for the certificates below that it signs. */
     public static Identity authority() {
-        return MADE.computeIfAbsent("authority", n -> uncheck(() -> generate(n, null, null, 30, null)));
+        return make(new CertificateCache.Spec("authority", null, 0, 30, null));
     }
 
     /**
@@ -85,18 +82,18 @@ public final class TestCertificates {
      * dates the JDK does not check.)
      */
     public static Identity expired() {
-        return MADE.computeIfAbsent("expired", n -> uncheck(() -> generate(n, "dns:localhost,ip:127.0.0.1", "-10d", 1,
-                authority())));
+        Identity issuer = authority(); // before, not inside, the map's computation of another key
+        return make(new CertificateCache.Spec("expired", "dns:localhost,ip:127.0.0.1", 10, 1, issuer));
     }
 
     /** A client's certificate, for client authentication. */
     public static Identity client() {
-        return make("client", "dns:client.test", null, 30);
+        return make("client", "dns:client.test");
     }
 
     /** For {@code host} only (SNI tests). */
     public static Identity forHost(String host) {
-        return make(host, "dns:" + host, null, 30);
+        return make(host, "dns:" + host);
     }
 
     /** The server options the network suites listen with (one context per JVM, as a server has). */
@@ -178,98 +175,25 @@ public final class TestCertificates {
 
     // ------------------------------------------------------------------ making
 
-    private static Identity make(String name, String san, String startDate, int validityDays) {
-        return MADE.computeIfAbsent(name, n -> uncheck(() -> generate(n, san, startDate, validityDays, null)));
+    private static Identity make(String name, String san) {
+        return make(new CertificateCache.Spec(name, san, 0, 30, null));
     }
 
-    /**
-     * Makes a key pair and its certificate: self-signed, or signed by {@code issuer} (a certificate
-     * request and {@code keytool -gencert}, where {@code startDate} and {@code validityDays} go).
-     * {@code san} null makes a certificate authority.
-     */
-    private static Identity generate(String name, String san, String startDate, int validityDays, Identity issuer)
-            throws Exception {
-        Path d = directory();
-        Path p12 = d.resolve(name + ".p12");
-        // A store left by an attempt that was cut short (a test's timeout interrupting keytool)
-        // would make -genkeypair fail with "alias already exists" for the rest of the JVM's life.
-        Files.deleteIfExists(p12);
-        List<String> dates = new ArrayList<>(List.of("-validity", Integer.toString(validityDays)));
-        if (startDate != null) {
-            dates.addAll(List.of("-startdate", startDate));
-        }
-        List<String> gen = new ArrayList<>(List.of("-genkeypair", "-alias", "id", "-keyalg", "EC", "-groupname",
-                "secp256r1", "-dname", "CN=" + name, "-ext", san == null ? "bc:c" : "SAN=" + san));
-        if (issuer == null) {
-            gen.addAll(dates);
-        }
-        keytool(name, p12, gen);
-        KeyStore ks = load(p12);
-        PrivateKey key = (PrivateKey) ks.getKey("id", PASSWORD.toCharArray());
-        List<Certificate> chain = new ArrayList<>(List.of(ks.getCertificate("id")));
-        if (issuer != null) {
-            Path csr = d.resolve(name + ".csr");
-            Path signed = d.resolve(name + ".cer");
-            keytool(name, p12, List.of("-certreq", "-alias", "id", "-file", csr.toString()));
-            List<String> sign = new ArrayList<>(List.of("-gencert", "-alias", "id", "-infile", csr.toString(),
-                    "-outfile", signed.toString(), "-ext", "SAN=" + san));
-            sign.addAll(dates);
-            keytool(name, issuer.pkcs12(), sign);
-            try (InputStream in = Files.newInputStream(signed)) {
-                chain = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
-            }
-            chain.add(load(issuer.pkcs12()).getCertificate("id")); // the issuer's own, self-signed
-            ks.setKeyEntry("id", key, PASSWORD.toCharArray(), chain.toArray(Certificate[]::new));
-            try (var out = Files.newOutputStream(p12)) {
-                ks.store(out, PASSWORD.toCharArray());
-            }
-        }
-        Path certPem = d.resolve(name + ".pem");
-        Path keyPem = d.resolve(name + ".key");
-        StringBuilder pems = new StringBuilder();
-        for (Certificate c : chain) {
-            pems.append(pem("CERTIFICATE", c.getEncoded()));
-        }
-        Files.writeString(certPem, pems);
-        Files.writeString(keyPem, pem("PRIVATE KEY", key.getEncoded()));
-        return new Identity(name, certPem, keyPem, p12);
+    private static Identity make(CertificateCache.Spec spec) {
+        return MADE.computeIfAbsent(spec.name(), n -> uncheck(() -> cache().identity(spec)));
     }
 
-    private static void keytool(String name, Path store, List<String> args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(keytool().toString()));
-        cmd.addAll(args);
-        cmd.addAll(List.of("-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD,
-                "-keypass", PASSWORD, "-noprompt"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("keytool failed for " + name + ": " + String.join(" ", cmd) + "\n" + out);
+    private static synchronized CertificateCache cache() throws IOException {
+        if (cache == null) {
+            cache = new CertificateCache(CertificateCache.defaultDirectory(), directory());
         }
-    }
-
-    private static KeyStore load(Path p12) throws Exception {
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(p12)) {
-            ks.load(in, PASSWORD.toCharArray());
-        }
-        return ks;
+        return cache;
     }
 
     /** {@code bytes} as PEM, 64 base64 characters a line. */
     public static String pem(String type, byte[] bytes) {
         String b64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(bytes);
         return "-----BEGIN " + type + "-----\n" + b64 + "\n-----END " + type + "-----\n";
-    }
-
-    /** The keytool next to the running JVM's java. */
-    static Path keytool() {
-        Path java = ProcessHandle.current().info().command().map(Path::of)
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java"));
-        Path kt = java.resolveSibling("keytool");
-        if (!Files.isExecutable(kt)) {
-            kt = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        }
-        return kt;
     }
 
     static synchronized Path directory() throws IOException {

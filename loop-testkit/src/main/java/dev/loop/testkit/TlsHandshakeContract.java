@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +32,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Conformance
 @MethodSource("dev.loop.testkit.Matrix#tls")
 public class TlsHandshakeContract extends TlsSuite {
+
+    /**
+     * Makes the certificates this suite needs besides the usual ones before the timed tests: the first
+     * JVM on a machine (see {@link TestCertificates}) makes the expired one and its authority with three
+     * {@code keytool} calls, which on a busy machine took more than a test's 20 s.
+     */
+    @BeforeEach
+    void makeCertificatesFirst() {
+        TestCertificates.expired();
+        TestCertificates.untrusted();
+    }
 
     // ------------------------------------------------------------------ handshake failures
 
