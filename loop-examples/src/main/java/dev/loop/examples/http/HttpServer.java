@@ -94,31 +94,52 @@ public final class HttpServer implements AutoCloseable {
 
     /** Starts serving on threads of its own. */
     public static HttpServer start(Config config) throws IOException {
-        StaticFiles files = config.dir() == null ? null : new StaticFiles(config.dir(), config.offload());
         LongAdder accepted = new LongAdder();
         LongAdder refused = new LongAdder();
         LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
         // the loop's own idle timeout would reset the connection; the server closes idle ones gracefully
-        ServerOptions options = ServerOptions.defaults();
-        PrometheusMeterRegistry registry = config.metrics() ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : null;
-        ServerHost host = ServerHost.start("http", loopOptions, config.loops(), config.address(), options,
-                (loop, index, all) -> {
-                    HttpLoopState state = new HttpLoopState(loop, config.limits(), files, refused);
-                    if (registry != null) {
-                        LoopMetricsBinder.of(loop).bindTo(registry);
-                        state.metrics = registry::scrape;
-                    }
-                    return c -> {
-                        accepted.increment();
-                        HttpConnection h = new HttpConnection(c, state);
-                        if (config.style() == Style.TASK) {
-                            h.startTask();
-                        } else {
-                            h.startPush();
-                        }
-                    };
-                });
+        ServerHost host = ServerHost.start("http", loopOptions, config.loops(), config.address(),
+                ServerOptions.defaults(), service(config, files(config), accepted, refused));
         return new HttpServer(host, accepted, refused, config);
+    }
+
+    /**
+     * Starts serving on {@code loop}, a loop the caller runs (a simulated host's, a test's), with
+     * the wiring {@link #start(Config)} uses; {@code config}'s backend, timers and loop count do not
+     * apply. Call it on {@code loop}'s thread or before the loop runs; {@link #close()} closes the
+     * listener and every connection and leaves the loop open.
+     */
+    public static HttpServer start(Loop loop, Config config) throws IOException {
+        LongAdder accepted = new LongAdder();
+        LongAdder refused = new LongAdder();
+        ServerHost host = ServerHost.on(loop, config.address(), ServerOptions.defaults(),
+                service(config, files(config), accepted, refused));
+        return new HttpServer(host, accepted, refused, config);
+    }
+
+    private static StaticFiles files(Config config) throws IOException {
+        return config.dir() == null ? null : new StaticFiles(config.dir(), config.offload());
+    }
+
+    /** The server's wiring: per loop its state (limits, files, metrics), per connection an {@link HttpConnection}. */
+    private static ServerHost.Service service(Config config, StaticFiles files, LongAdder accepted, LongAdder refused) {
+        PrometheusMeterRegistry registry = config.metrics() ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : null;
+        return (loop, index, all) -> {
+            HttpLoopState state = new HttpLoopState(loop, config.limits(), files, refused);
+            if (registry != null) {
+                LoopMetricsBinder.of(loop).bindTo(registry);
+                state.metrics = registry::scrape;
+            }
+            return c -> {
+                accepted.increment();
+                HttpConnection h = new HttpConnection(c, state);
+                if (config.style() == Style.TASK) {
+                    h.startTask();
+                } else {
+                    h.startPush();
+                }
+            };
+        };
     }
 
     public InetSocketAddress address() {
@@ -206,6 +227,6 @@ public final class HttpServer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "HttpServer[" + address() + ", " + config.loops() + " loops, " + backendName() + "]";
+        return "HttpServer[" + address() + ", " + loops().size() + " loops, " + backendName() + "]";
     }
 }

@@ -98,7 +98,7 @@ public final class ServerHost implements AutoCloseable {
             Loop loop = Loops.open(loopOptions);
             Server server;
             try {
-                server = Net.listen(loop, address, options, service.onLoop(loop, 0, List.of(loop)));
+                server = listen(loop, address, options, service);
             } catch (IOException | RuntimeException e) {
                 loop.close();
                 throw e;
@@ -131,6 +131,26 @@ public final class ServerHost implements AutoCloseable {
             group.close();
             throw e;
         }
+    }
+
+    /**
+     * Serves on {@code loop}, a loop the caller runs and closes (a simulated host's, a test's): the
+     * same wiring as {@link #start}'s with one loop, on a loop that is not the server's own. Call
+     * it on {@code loop}'s thread or before the loop runs. {@link #close()} closes the listener and
+     * its connections and leaves the loop running; {@link #stopOnSignals()} is not for such a host.
+     *
+     * @throws java.net.BindException naming the address when it is taken
+     */
+    public static ServerHost on(Loop loop, InetSocketAddress address, ServerOptions options, Service service)
+            throws IOException {
+        Server server = listen(loop, address, options, service);
+        return new ServerHost(loop, null, server, server.localAddress(), null, null);
+    }
+
+    /** The one place a single loop's listener is wired, for {@link #start} and {@link #on} alike. */
+    private static Server listen(Loop loop, InetSocketAddress address, ServerOptions options, Service service)
+            throws IOException {
+        return Net.listen(loop, address, options, service.onLoop(loop, 0, List.of(loop)));
     }
 
     /** Where it listens (the real port when it was asked for port 0). */
@@ -266,7 +286,9 @@ public final class ServerHost implements AutoCloseable {
                 signalHandles.forEach(Signals.SignalHandle::remove);
             }
         }
-        if (single != null) {
+        if (single != null && singleThread == null) {
+            closeBorrowed();
+        } else if (single != null) {
             if (!single.isClosed()) {
                 single.stop();
             }
@@ -286,5 +308,18 @@ public final class ServerHost implements AutoCloseable {
             group.close();
         }
         closed.countDown();
+    }
+
+    /** A caller's loop stays open: only the listener and its connections close, on the loop's thread. */
+    private void closeBorrowed() {
+        if (single.inLoop()) {
+            singleServer.close(true);
+            return;
+        }
+        try {
+            single.execute(() -> singleServer.close(true));
+        } catch (java.util.concurrent.RejectedExecutionException loopClosed) {
+            // the loop closed first, and its sockets with it
+        }
     }
 }

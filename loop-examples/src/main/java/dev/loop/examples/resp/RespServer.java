@@ -145,25 +145,50 @@ public final class RespServer implements AutoCloseable {
         LoopOptions loopOptions = LoopOptions.defaults().withBackend(config.backend()).withTimers(config.timers());
         AtomicReference<RespConnection.Data> data = new AtomicReference<>();
         LongAdder protocolErrors = new LongAdder();
-        AtomicLong clientIds = new AtomicLong();
         ServerHost host = ServerHost.start("resp", loopOptions, config.loops(), config.address(), ServerOptions.defaults(),
-                (loop, index, all) -> {
-                    if (index == 0) {
-                        Keyspace[] databases = new Keyspace[config.databases()];
-                        for (int i = 0; i < databases.length; i++) {
-                            databases[i] = new Keyspace(loop);
-                        }
-                        ServerState state = ServerState.of(config.requirePass(), config.address().getPort(),
-                                loop.backendName(), config.loops(), new ServerState.PushLimit(config.pushHardLimit(),
-                                        config.pushSoftLimit(), config.pushSoftSeconds() * 1_000_000_000L));
-                        data.set(new RespConnection.Data(loop, new Commands(databases, configValues(config), state),
-                                protocolErrors, clientIds));
-                    }
-                    RespConnection.Data d = data.get();
-                    OutputBuffer out = new OutputBuffer(64 * 1024);
-                    return c -> new RespConnection(c, d, out,
-                            new RespParser(config.maxArgs(), config.maxBulk(), config.maxCommand())).start();
-                });
+                service(config, data, protocolErrors));
+        return started(host, config, data, protocolErrors);
+    }
+
+    /**
+     * Starts serving on {@code loop}, a loop the caller runs (a simulated host's, a test's), with
+     * the wiring {@link #start(Config)} uses; {@code config}'s backend, timers and loop count do not
+     * apply. Call it on {@code loop}'s thread or before the loop runs; {@link #close()} closes the
+     * listener and every connection and leaves the loop open.
+     */
+    public static RespServer start(Loop loop, Config config) throws IOException {
+        AtomicReference<RespConnection.Data> data = new AtomicReference<>();
+        LongAdder protocolErrors = new LongAdder();
+        ServerHost host = ServerHost.on(loop, config.address(), ServerOptions.defaults(),
+                service(config, data, protocolErrors));
+        return started(host, config, data, protocolErrors);
+    }
+
+    /** The server's wiring: the keyspace on the first loop, a parser and connection per client on every loop. */
+    private static ServerHost.Service service(Config config, AtomicReference<RespConnection.Data> data,
+                                              LongAdder protocolErrors) {
+        AtomicLong clientIds = new AtomicLong();
+        return (loop, index, all) -> {
+            if (index == 0) {
+                Keyspace[] databases = new Keyspace[config.databases()];
+                for (int i = 0; i < databases.length; i++) {
+                    databases[i] = new Keyspace(loop);
+                }
+                ServerState state = ServerState.of(config.requirePass(), config.address().getPort(),
+                        loop.backendName(), all.size(), new ServerState.PushLimit(config.pushHardLimit(),
+                                config.pushSoftLimit(), config.pushSoftSeconds() * 1_000_000_000L));
+                data.set(new RespConnection.Data(loop, new Commands(databases, configValues(config), state),
+                        protocolErrors, clientIds));
+            }
+            RespConnection.Data d = data.get();
+            OutputBuffer out = new OutputBuffer(64 * 1024);
+            return c -> new RespConnection(c, d, out,
+                    new RespParser(config.maxArgs(), config.maxBulk(), config.maxCommand())).start();
+        };
+    }
+
+    private static RespServer started(ServerHost host, Config config, AtomicReference<RespConnection.Data> data,
+                                      LongAdder protocolErrors) {
         data.get().commands().server().port().set(host.address().getPort());
         return new RespServer(host, config, protocolErrors, data);
     }
@@ -247,6 +272,6 @@ public final class RespServer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RespServer[" + address() + ", " + config.loops() + " loops, " + backendName() + "]";
+        return "RespServer[" + address() + ", " + loops().size() + " loops, " + backendName() + "]";
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loop.Async;
 import dev.loop.Loop;
-import dev.loop.examples.io.OutputBuffer;
 import dev.loop.net.Connection;
 import dev.loop.net.ConnectionOptions;
 import dev.loop.net.Net;
@@ -17,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The RESP server's connection code, unchanged, on a simulated network: a client sends INCR after
+ * The RESP server, unchanged ({@link RespServer#start(Loop, RespServer.Config)}), on a simulated network: a client sends INCR after
  * INCR, reconnecting whenever its connection fails, while the seed decides when a partition cuts
  * it off (and for how long) and when its connection is reset. Whatever happens, the counter
  * counts every INCR the client saw answered, and none it never sent: at-most-once is all a lost
@@ -39,14 +37,10 @@ class RespSimulationTest {
     /** Connections the faults broke, over every seed: the test is only worth it if they break some. */
     private static final LongAdder BROKEN = new LongAdder();
 
-    /** The server as RespServer wires it, on the simulated host's loop. */
+    /** The server as resp-server runs it, on the simulated host's loop. */
     static void serve(Loop loop) {
-        RespConnection.Data data = new RespConnection.Data(loop, new Commands(new Keyspace[] {new Keyspace(loop)},
-                Map.of()), new LongAdder(), new AtomicLong());
-        OutputBuffer out = new OutputBuffer(64 * 1024);
         try {
-            Net.listen(loop, new InetSocketAddress(6379),
-                    c -> new RespConnection(c, data, out, new RespParser(64, 1024 * 1024, 1024 * 1024)).start());
+            RespServer.start(loop, RespServer.Config.defaults().withAddress(new InetSocketAddress(6379)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
