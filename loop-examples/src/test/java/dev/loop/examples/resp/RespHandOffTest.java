@@ -144,6 +144,37 @@ class RespHandOffTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.loop.testkit.Matrix#groups")
+    void aClientThatBlocksAndClosesBeforeItsBatchRanIsClosedAndUnblocked(Cell cell) throws Exception {
+        List<Socket> others = new ArrayList<>();
+        try (RespServer server = RespProtocolTest.start(cell, 2); Socket s = clientOfSecondLoop(server, others)) {
+            Loop second = server.loops().get(1);
+            CountDownLatch release = holdDataLoop(server);
+            try {
+                long base = second.metrics().bytesIn();
+                byte[] pop = ascii("BLPOP q 0\r\n");
+                s.getOutputStream().write(pop);
+                assertTrue(awaitBytesIn(second, base + pop.length, WAIT), "the blocking command arrived");
+                s.shutdownOutput(); // gone before the data loop even ran the command
+                roundTrips(second, 3);
+            } finally {
+                release.countDown();
+            }
+            // it blocks once run; the home loop, which saw the end of stream already, closes it then
+            s.setSoTimeout((int) WAIT.toMillis());
+            assertEquals(-1, s.getInputStream().read(), "closed without a reply");
+            try (Socket other = ExternalTools.connect(server.address(), WAIT)) {
+                other.getOutputStream().write(ascii("RPUSH q x\r\nLPOP q\r\n"));
+                InputStream in = new BufferedInputStream(other.getInputStream());
+                assertEquals(":1\r\n", RespProtocolTest.readReply(in));
+                assertEquals("$1\r\nx\r\n", RespProtocolTest.readReply(in), "nobody is left blocked to take it");
+            }
+        } finally {
+            closeAll(others);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.loop.testkit.Matrix#groups")
     void inputThatArrivesInPiecesWhileABatchIsAwayIsAnsweredInOrder(Cell cell) throws Exception {
         List<Socket> others = new ArrayList<>();
         try (RespServer server = RespProtocolTest.start(cell, 2); Socket s = clientOfSecondLoop(server, others)) {
