@@ -22,9 +22,15 @@ import java.util.concurrent.atomic.LongAdder;
  * place. A client of another loop of the group parses there, then hands the whole batch of
  * pipelined commands to the data loop in one {@code execute}; the data loop runs them and encodes
  * the replies into this connection's own buffer, and hands it back in one {@code execute}. One
- * batch at a time per client, and reading stops meanwhile, so the order of replies is the order
- * of commands and the two loops never touch the batch or the buffer at the same time: each
- * hand-off goes through the target loop's inbox, which orders everything before it.
+ * batch at a time per client, so the order of replies is the order of commands and the two loops
+ * never touch the batch or the buffer at the same time: each hand-off goes through the target
+ * loop's inbox, which orders everything before it. Meanwhile the home loop goes on reading, but
+ * only into {@code in}, up to {@link #INPUT_AHEAD} bytes: nothing is parsed until the batch is
+ * back (the parser reuses the argument arrays of the batch away), and the socket's readiness
+ * interest stays as it is, where pausing and resuming would cost two {@code epoll_ctl} a batch.
+ * A client that sends commands and then closes while its batch is away has every complete one
+ * answered before the connection closes; a partial command at the end is dropped, as
+ * redis-server drops it.
  *
  * <p>A client that pipelines commands but does not read the replies is not answered further than
  * {@link #MAX_REPLY_BYTES} past the connection's high watermark: the batch stops there, reading
@@ -35,8 +41,9 @@ import java.util.concurrent.atomic.LongAdder;
  * parks the batch on the data loop: the replies before it are written (on the data loop's own
  * clients; a client of another loop has them with the blocked command's reply), the loop goes on
  * serving everyone else, and when the command is answered (served, timed out) the rest of the
- * batch runs. Meanwhile the connection goes on reading, up to {@link #PARKED_INPUT} bytes, so
- * that a client that goes away is seen and unblocked.
+ * batch runs. Meanwhile the connection goes on reading, up to {@link #INPUT_AHEAD} bytes, so
+ * that a client that goes away is seen and unblocked: a blocked client that closes is closed at
+ * once, the commands it sent after the blocking one unanswered, as Redis takes it.
  *
  * <p>After {@code QUIT} or a protocol error the connection stops sending, then reads and drops
  * until the client closes or {@link #LINGER} passes, so the client reads the last reply rather
@@ -56,8 +63,11 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     static final Duration LINGER = Duration.ofSeconds(2);
     /** Replies encoded before the batch stops to write them and see whether the client reads. */
     static final int MAX_REPLY_BYTES = 256 * 1024;
-    /** Input a parked (blocked) client may send before reading stops until it is answered. */
-    static final int PARKED_INPUT = 64 * 1024;
+    /**
+     * Input buffered unparsed while a batch is away on the data loop or parked there, before
+     * reading stops until the batch is back: what a client pipelining ahead makes the server hold.
+     */
+    static final int INPUT_AHEAD = 64 * 1024;
 
     /**
      * The loop holding the keyspace, what runs commands on it, and the count of connections closed
@@ -126,8 +136,8 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
             return;
         }
         in.append(bytes);
-        if (parkedHome) {
-            updateReading(); // buffered until the blocked command is answered, up to PARKED_INPUT
+        if (away || parkedHome) {
+            updateReading(); // buffered until the batch is back, up to INPUT_AHEAD
             return;
         }
         process();
@@ -136,26 +146,28 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     @Override
     public void onEof(Connection c) {
         eof = true;
-        if (parkedHome) {
-            conn.close(); // a blocked client that stops sending has gone, as Redis takes it
+        if (parkedHome || closing) {
+            // a blocked client that stops sending has gone, as Redis takes it; a lingering one is done
+            conn.close();
             return;
         }
-        if (!away && batch.isEmpty()) {
-            conn.close(); // every complete command was answered as it arrived
-        }
+        process(); // closes once every complete command buffered is answered: now, if none is left
     }
 
     /**
-     * The server shuts down gracefully: a client between batches is closed now (everything it sent
-     * was answered), one whose batch is running once the batch is answered, and a blocked one at
-     * once, as redis-server's shutdown closes its clients.
+     * The server shuts down gracefully: reading stops, and a client is closed once every complete
+     * command it had sent is answered (now, if it is between batches), a blocked one at once, as
+     * redis-server's shutdown closes its clients.
      */
     @Override
     public void onServerShutdown(Connection c) {
         stopping = true;
-        if (parkedHome || (!away && batch.isEmpty())) {
+        if (parkedHome || closing) {
             conn.close();
+            return;
         }
+        updateReading();
+        process();
     }
 
     @Override
@@ -256,6 +268,9 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
             if (batch.isEmpty()) {
                 parseBatch();
                 if (batch.isEmpty() && error == null) {
+                    if (eof || stopping) {
+                        conn.close(); // all answered; a partial command left at the end is dropped
+                    }
                     return;
                 }
             }
@@ -339,11 +354,11 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
             home.execute(() -> {
                 away = false;
                 parkedHome = false;
-                updateReading();
                 if (conn.isOpen()) {
                     finish(replies, close);
                     process();
                 }
+                updateReading(); // after the next batch is handed off, if one was: no resume-then-pause
             });
         } catch (IllegalStateException homeClosed) {
             // the home loop closed, and with it this connection
@@ -366,7 +381,11 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
                 home.execute(() -> {
                     if (away) {
                         parkedHome = true;
-                        updateReading(); // read on, to see the client go
+                        if (eof || stopping) {
+                            conn.close(); // the client went, or the server stops, while the batch ran
+                        } else {
+                            updateReading();
+                        }
                     }
                 });
             } catch (IllegalStateException homeClosed) {
@@ -413,8 +432,6 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         }
         if (close) {
             linger();
-        } else if ((eof || stopping) && batch.isEmpty() && !parked) {
-            conn.close();
         } else if (!conn.isWritable()) {
             drainWait = true;
             updateReading();
@@ -445,7 +462,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
     }
 
     private void updateReading() {
-        boolean want = closing || (parkedHome ? in.size() < PARKED_INPUT : !away && !drainWait);
+        boolean want = closing || (!stopping && !drainWait && (!(away || parkedHome) || in.size() < INPUT_AHEAD));
         if (want == reading || !conn.isOpen()) {
             return;
         }
