@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -236,7 +237,7 @@ public final class ServerHost implements AutoCloseable {
             done = new CompletableFuture<>();
             try {
                 single.execute(() -> singleServer.shutdown(deadline).onDone(f -> done.complete(null)));
-            } catch (IllegalStateException loopClosed) {
+            } catch (RejectedExecutionException loopClosed) {
                 return; // the loop ended by itself: nothing left to drain
             }
         } else {

@@ -8,6 +8,7 @@ import dev.loop.net.Connection;
 import dev.loop.net.ConnectionHandler;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -183,7 +184,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
             } else {
                 try {
                     data.loop().execute(unblock);
-                } catch (IllegalStateException dataClosed) {
+                } catch (RejectedExecutionException dataClosed) {
                     // the server is shutting down: nobody is blocked any more
                 }
             }
@@ -196,7 +197,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         // there may close this connection): so always as a task of its own
         try {
             data.loop().execute(() -> data.commands().disconnected(session));
-        } catch (IllegalStateException dataClosed) {
+        } catch (RejectedExecutionException dataClosed) {
             // the server is shutting down: nothing left to forget them in
         }
     }
@@ -219,7 +220,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         try {
             home.execute(() -> deliver(message));
             return true;
-        } catch (IllegalStateException homeClosed) {
+        } catch (RejectedExecutionException homeClosed) {
             pushDropped.set(true);
             return false;
         }
@@ -257,7 +258,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
         data.commands().server().outputLimitDisconnections().increment();
         try {
             home.execute(conn::abort); // a task of its own: this may run inside a PUBLISH's walk
-        } catch (IllegalStateException homeClosed) {
+        } catch (RejectedExecutionException homeClosed) {
             // closed already
         }
     }
@@ -343,7 +344,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
                     handBack(close);
                 }
             });
-        } catch (IllegalStateException dataClosed) {
+        } catch (RejectedExecutionException dataClosed) {
             conn.abort(); // the server is shutting down: no keyspace to run the commands on
         }
     }
@@ -360,7 +361,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
                 }
                 updateReading(); // after the next batch is handed off, if one was: no resume-then-pause
             });
-        } catch (IllegalStateException homeClosed) {
+        } catch (RejectedExecutionException homeClosed) {
             // the home loop closed, and with it this connection
         }
     }
@@ -388,7 +389,7 @@ final class RespConnection implements ConnectionHandler, Session.Subscriber {
                         }
                     }
                 });
-            } catch (IllegalStateException homeClosed) {
+            } catch (RejectedExecutionException homeClosed) {
                 // the connection is gone with its loop; the waiter is forgotten with the keyspace
             }
         }
