@@ -114,6 +114,16 @@ abstract class IoUringChannel {
     /** Submits the operations this handle wants now; not called once it is closing. */
     abstract void submitRequested();
 
+    /**
+     * Whether what this handle asks for must wait for the pre-poll pass, after the callbacks ran,
+     * rather than leave with the entry that follows a completion ({@link IoUringNetIo#submitAfterCompletion}):
+     * a level-triggered poll re-armed before the callbacks read would find the same bytes again at
+     * once, and the ring would be entered again and again within one poll.
+     */
+    boolean waitsForCallbacks() {
+        return false;
+    }
+
     /** One of this handle's operations, tagged {@code tag}, completed; from its {@link Slab}. */
     final void completion(int tag, int res, int flags) {
         inFlight--;

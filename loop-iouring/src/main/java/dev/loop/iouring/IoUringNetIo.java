@@ -251,6 +251,26 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
     }
 
     /**
+     * {@link #submitQueued()} after a completion, inside the poll: what a handle that
+     * {@linkplain IoUringChannel#waitsForCallbacks waits for the callbacks} asked for stays queued
+     * for the pre-poll pass.
+     */
+    void submitAfterCompletion() {
+        if (closing || submits.isEmpty()) {
+            return;
+        }
+        int n = submits.size();
+        for (int i = 0; i < n; i++) {
+            IoUringChannel c = submits.poll();
+            if (c.waitsForCallbacks()) {
+                submits.add(c); // behind the rest, still queued: the pre-poll pass submits it
+            } else {
+                c.submitPending();
+            }
+        }
+    }
+
+    /**
      * Reports level-triggered readiness that no completion reported, and runs what waited for
      * descriptors released during the poll; returns how many of both.
      */

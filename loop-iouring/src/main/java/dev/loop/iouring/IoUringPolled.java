@@ -51,6 +51,11 @@ abstract class IoUringPolled extends IoUringChannel {
     }
 
     @Override
+    final boolean waitsForCallbacks() {
+        return true; // re-armed at the next pre-poll pass, after the callbacks ran: see the class comment
+    }
+
+    @Override
     final void submitRequested() {
         int mask = mask();
         if (failed) {

@@ -31,7 +31,7 @@ final class Slab implements IoUringIoHandle {
     private int used;
     private int occupied;
     IoRegistration registration;
-    /** Whose queued submissions go out after each completion ({@link IoUringNetIo#submitQueued}); null in tests. */
+    /** Whose queued submissions go out after each completion ({@link IoUringNetIo#submitAfterCompletion}); null in tests. */
     IoUringNetIo net;
 
     /** Puts {@code channel} in a free slot and returns it; -1 when the slab is full. */
@@ -82,7 +82,7 @@ final class Slab implements IoUringIoHandle {
         if (c != null) {
             c.completion(data & TAG_MASK, e.res(), e.flags());
             if (net != null) {
-                net.submitQueued(); // what it asked for goes with Netty's next entry, not the next poll
+                net.submitAfterCompletion(); // what it asked for goes with Netty's next entry, not the next poll
             }
         }
     }
