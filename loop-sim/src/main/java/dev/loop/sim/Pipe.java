@@ -117,4 +117,23 @@ final class Pipe {
         ring = bigger;
         head = 0;
     }
+
+    /**
+     * Joins a connecting socket {@code s} and the end {@code a} its listener accepted: one pipe each
+     * way, each holding what the receiver's buffer and the sender's hold together (the window).
+     * Returns the pipe from {@code a} to {@code s}.
+     */
+    static Pipe join(SimSocket s, SimSocket a) {
+        Pipe up = new Pipe(a.rcvbuf + s.sndbuf);
+        Pipe down = new Pipe(s.rcvbuf + a.sndbuf);
+        up.writer = s;
+        up.reader = a;
+        down.writer = a;
+        down.reader = s;
+        s.out = up;
+        s.in = down;
+        a.out = down;
+        a.in = up;
+        return down;
+    }
 }

@@ -142,16 +142,7 @@ final class SimNetIo implements NetIo {
         a.peerHost = host;
         a.rcvbuf = l.rcvbuf;
         a.connected = true;
-        Pipe up = new Pipe(a.rcvbuf + s.sndbuf);
-        Pipe down = new Pipe(s.rcvbuf + a.sndbuf);
-        up.writer = s;
-        up.reader = a;
-        down.writer = a;
-        down.reader = s;
-        s.out = up;
-        s.in = down;
-        a.out = down;
-        a.in = up;
+        Pipe down = Pipe.join(s, a);
         down.lastArrival = net.now() + back; // nothing the server sends arrives before its answer
         target.usePort(s.remote.getPort());
         l.pending.add(a);

@@ -132,16 +132,7 @@ final class SimUnixIo implements UnixIo {
             a.unixLocal = l.unixLocal;
             s.peerHost = host;
             a.peerHost = host;
-            Pipe up = new Pipe(a.rcvbuf + s.sndbuf);
-            Pipe down = new Pipe(s.rcvbuf + a.sndbuf);
-            up.writer = s;
-            up.reader = a;
-            down.writer = a;
-            down.reader = s;
-            s.out = up;
-            s.in = down;
-            a.out = down;
-            a.in = up;
+            Pipe.join(s, a);
             s.connected = true;
             a.connected = true;
             host.open.add(s);
