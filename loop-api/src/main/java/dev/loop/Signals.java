@@ -93,6 +93,9 @@ public final class Signals {
             if (in == null) {
                 in = install(name);
                 INSTALLED.put(name, in);
+                if (in.previous == SignalHandler.SIG_IGN) {
+                    warnIgnored(engine, name);
+                }
             }
             in.handlers.add(r);
         }
@@ -156,6 +159,21 @@ public final class Signals {
             default -> "it is not one of " + SUPPORTED;
         };
         throw new IllegalArgumentException("signal SIG" + name + " cannot be handled on a loop: " + why);
+    }
+
+    /**
+     * The process started with {@code name} ignored (a shell starts its background jobs with
+     * {@code INT} ignored; {@code nohup} ignores {@code HUP}), and the JVM then keeps it ignored
+     * rather than install a handler: nothing registered for it will run. Said once per signal
+     * installed, as the registration itself cannot fail for it without failing the program's start.
+     */
+    private static void warnIgnored(Engine engine, String name) {
+        System.Logger log = System.getLogger("dev.loop");
+        if (log.isLoggable(System.Logger.Level.WARNING)) {
+            log.log(System.Logger.Level.WARNING, engine.logContext(null).line("SIG" + name
+                    + " is ignored by this process (it was started with SIG" + name + " ignored, as a shell"
+                    + " starts a background job): the JVM will not deliver it, so handlers for it do not run"));
+        }
     }
 
     /** Installs our dispatcher for {@code name}, keeping the JVM's handler to restore. Under LOCK. */

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +63,7 @@ class StopOnSignalTest {
 
     @Test
     void echoServerExitsWithZeroOnSigint() throws Exception {
+        assumeSigintDeliverable();
         Process p = start("echo-server", "--port", "0", "--backend", "select");
         int port = port(firstLine(p));
         signal(p, "INT");
@@ -117,6 +119,7 @@ class StopOnSignalTest {
 
     @Test
     void respServerOnOneLoopExitsWithZeroOnSigint() throws Exception {
+        assumeSigintDeliverable();
         Process p = start("resp-server", "--port", "0");
         int port = port(firstLine(p));
         signal(p, "INT");
@@ -158,6 +161,41 @@ class StopOnSignalTest {
 
     // ------------------------------------------------------------------ helpers
 
+    /**
+     * A process started with SIGINT ignored (a shell's background job) passes that on to its
+     * children, whose JVM then cannot take SIGINT at all: the checks that send it need it deliverable.
+     */
+    private static void assumeSigintDeliverable() throws IOException {
+        Assumptions.assumeFalse(sigintIgnoredHere(), "SIGINT is ignored in this process and so in its children");
+    }
+
+    private static boolean sigintIgnoredHere() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (2 - 1))) != 0; // SIGINT is 2
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void aServerStartedWithSigintIgnoredSaysSoAndStillStopsOnSigterm() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", "trap '' INT; exec \"$@\"", "bash", java,
+                "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "echo-server", "--port", "0", "--backend", "select"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        StringBuilder output = new StringBuilder();
+        int port = port(firstLine(p, output));
+        signal(p, "TERM");
+        assertEquals(0, exit(p), "exit status after SIGTERM");
+        output.append(rest(p));
+        assertTrue(output.toString().contains("SIGINT is ignored by this process"),
+                "the start says SIGINT cannot stop it: " + output);
+        assertRefused(port);
+    }
+
     private static Process start(String... args) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED",
@@ -168,6 +206,11 @@ class StopOnSignalTest {
 
     /** The first line the program prints that is not a log line: its banner. */
     private static String firstLine(Process p) throws IOException {
+        return firstLine(p, new StringBuilder());
+    }
+
+    /** {@link #firstLine(Process)}, keeping the log lines before it in {@code before}. */
+    private static String firstLine(Process p, StringBuilder before) throws IOException {
         InputStream in = p.getInputStream();
         while (true) {
             StringBuilder sb = new StringBuilder();
@@ -179,6 +222,7 @@ class StopOnSignalTest {
             if (c == -1 || line.contains(" on ") && !line.startsWith("INFO") && !line.contains("dev.loop.Loops")) {
                 return line;
             }
+            before.append(line).append('\n');
         }
     }
 
