@@ -36,6 +36,8 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
 
     private final IoUringDriver driver;
     private final ArrayDeque<IoUringChannel> submits = new ArrayDeque<>();
+    /** Handles that {@linkplain IoUringChannel#waitsForCallbacks wait for the callbacks}: only the pre-poll pass submits them. */
+    private final ArrayDeque<IoUringChannel> afterCallbacks = new ArrayDeque<>();
     private final ArrayDeque<IoUringChannel> level = new ArrayDeque<>();
     private final Buffers buffers = new Buffers();
     private int sweeps;
@@ -148,7 +150,7 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
     }
 
     void queueSubmit(IoUringChannel channel) {
-        submits.add(channel);
+        (channel.waitsForCallbacks() ? afterCallbacks : submits).add(channel);
     }
 
     void queueLevel(IoUringChannel channel) {
@@ -245,28 +247,24 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
             return; // the ring is draining to close: nothing new goes in, the close releases what waits
         }
         IoUringChannel c;
-        while ((c = submits.poll()) != null) {
+        while ((c = afterCallbacks.poll()) != null) {
             c.submitPending();
         }
+        submitAfterCompletion();
     }
 
     /**
-     * {@link #submitQueued()} after a completion, inside the poll: what a handle that
-     * {@linkplain IoUringChannel#waitsForCallbacks waits for the callbacks} asked for stays queued
-     * for the pre-poll pass.
+     * After a completion, inside the poll: submits what the handles that do not
+     * {@linkplain IoUringChannel#waitsForCallbacks wait for the callbacks} asked for; theirs are
+     * queued apart ({@link #queueSubmit}) for the pre-poll pass.
      */
     void submitAfterCompletion() {
-        if (closing || submits.isEmpty()) {
+        if (closing) {
             return;
         }
-        int n = submits.size();
-        for (int i = 0; i < n; i++) {
-            IoUringChannel c = submits.poll();
-            if (c.waitsForCallbacks()) {
-                submits.add(c); // behind the rest, still queued: the pre-poll pass submits it
-            } else {
-                c.submitPending();
-            }
+        IoUringChannel c;
+        while ((c = submits.poll()) != null) {
+            c.submitPending();
         }
     }
 
@@ -300,7 +298,7 @@ final class IoUringNetIo extends NativeNetIo<Socket> {
         // Handles waiting for the pre-poll pass may never have been registered (a socket closed
         // before its first operation): they are not among the open ones, and are released here.
         IoUringChannel c;
-        while ((c = submits.poll()) != null) {
+        while ((c = submits.poll()) != null || (c = afterCallbacks.poll()) != null) {
             c.cancelForShutdown();
         }
         for (IoUringChannel o : openHandles()) {
