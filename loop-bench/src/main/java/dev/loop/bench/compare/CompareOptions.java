@@ -57,8 +57,8 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
             presets:
               (none)              quick: about 9 minutes on two cores (4 of them http, redis)
               --full              real numbers: more and longer rounds, every size and combination
-                                  (an estimated 36 minutes: 6 of them http and redis,
-                                  6 the metrics' overhead and the loop group)
+                                  (about an hour with three backends: 23 minutes of
+                                  redis, 10 of http, 3 of the overhead and the loop group)
             options (each overrides the preset):
               --workloads LIST    comma-separated, from: %s
                                   (overhead and group run only when named, or with --full:
@@ -93,7 +93,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
 
     public static CompareOptions fullPreset() {
         // 10 rounds: the interval runs from the 2nd to the 9th ratio; 400 ms windows keep the whole
-        // preset near a quarter of an hour on two cores
+        // preset near an hour on two cores (Redis's default suite, twice, is 23 minutes of it)
         return new CompareOptions(true, ALL_WORKLOADS, List.of(), List.of(), Duration.ofSeconds(1),
                 Duration.ofMillis(400), 10, List.of(1, 10, 100), List.of(1, 10, 100), List.of(10_000, 1_000_000), true,
                 "/usr/bin/python3", Path.of("target", "compare"), true, true);
