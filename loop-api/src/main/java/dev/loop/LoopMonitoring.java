@@ -54,6 +54,10 @@ final class LoopMonitoring {
         }
     }
 
+    /**
+     * The flight recorder calls this only while a recording has the statistics event enabled, once
+     * per period: with JFR off, no snapshot is taken and no field is filled.
+     */
     private static void emitStatistics() {
         for (Map.Entry<DefaultLoop, LoopMetrics> entry : OPEN.entrySet()) {
             try {
@@ -80,8 +84,21 @@ final class LoopMonitoring {
         e.connectionsOpen = m.connectionsOpen();
         e.bytesIn = m.bytesIn();
         e.bytesOut = m.bytesOut();
+        e.streamReads = m.streamReads();
+        e.streamWrites = m.streamWrites();
+        e.datagramsIn = m.datagramsIn();
+        e.datagramsOut = m.datagramsOut();
+        e.datagramsDropped = m.datagramsDropped();
+        e.backendCounters = counters(m.backendCounters());
         e.commit();
         OPEN.replace(loop, previous, m);
+    }
+
+    /** {@code name=count} pairs, space-separated, in the backend's order: the event's form of them (LoopEvents says why). */
+    private static String counters(Map<String, Long> counters) {
+        StringBuilder b = new StringBuilder();
+        counters.forEach((name, n) -> b.append(b.isEmpty() ? "" : " ").append(name).append('=').append(n));
+        return b.toString();
     }
 
     /** The MBean: every attribute is read from one fresh snapshot. */

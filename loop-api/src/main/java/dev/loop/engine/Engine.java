@@ -36,7 +36,7 @@ public abstract class Engine {
     private final Inbox inbox;
     private final Extensions extensions = new Extensions();
     private final AutoCloseable clockSubscription;
-    private final EngineLog log;
+    private final EngineReports reports;
     private final Sleep sleep;
     private final BooleanSupplier workArrived = this::workArrived;
     private final BooleanSupplier stillIdle = this::idle;
@@ -49,7 +49,6 @@ public abstract class Engine {
     private volatile boolean closed;
     private boolean closing;
     private long iterations;
-    private final ReportScope reportScope = new ReportScope();
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
@@ -60,13 +59,13 @@ public abstract class Engine {
         this.timersName = settings.timersName();
         this.debug = settings.debug();
         this.inbox = new Inbox("backend " + backendName);
-        this.log = new EngineLog(stats.name(), this::logContext);
+        this.reports = new EngineReports(this, stats.name());
         this.sleep = new Sleep(io, timers, clock);
-        this.callbacks = new CallbackRunner(this, log, debug, settings.slowCallbackNanos(), stats);
+        this.callbacks = new CallbackRunner(this, reports.log(), debug, settings.slowCallbackNanos(), stats);
         this.submissions = new Submissions(this, inbox, ready, this.timers, callbacks, stats,
                 settings.maxInboxPerIteration());
         this.clockSubscription = clock.onAdvance(this::wakeIfSleeping);
-        io.reportFailuresTo(new DriverReports(this::receiverFailed, this::logContext));
+        io.reportFailuresTo(reports.forDriver());
     }
 
     /**
@@ -358,86 +357,29 @@ public abstract class Engine {
         }
     }
 
-    // ---------------------------------------------------------------- errors
+    // ---------------------------------------------------------------- errors (EngineReports)
 
-    /**
-     * Hands an error nobody else can receive to the loop's exception handler ({@link #handle}).
-     * Never throws: a handler that fails is logged with what it was handling added to its failure
-     * as suppressed; if logging fails too, the report is counted ({@link #failedReports()}) and a
-     * fixed line goes to standard error.
-     */
+    /** Hands an error nobody else can receive to the loop's exception handler. Never throws. */
     public final void report(String message, Throwable error, Object source) {
-        try {
-            handle(message, error, source);
-        } catch (Throwable handlerFailed) {
-            log.handlerFailed(message, error, handlerFailed, source);
-        }
+        reports.report(message, error, source);
     }
 
-    /**
-     * As {@link #report(String, Throwable, Object)}, for a report whose source (the handler a user
-     * gave, say) is not what it is about ({@code about}: the connection that handler serves). On the
-     * loop's thread (or its owner's, while it is not running), while the handler runs, the default
-     * handler's record names {@code about} in its context too ({@link #logContext}), also when a
-     * user's handler passes the report on to it.
-     */
+    /** As {@link #report(String, Throwable, Object)}, about {@code about}: the connection {@code source} serves. */
     public final void report(String message, Throwable error, Object source, Object about) {
-        if (ownedHere()) {
-            reportScope.during(about, () -> report(message, error, source));
-        } else {
-            report(message, error, source);
-        }
-    }
-
-    /**
-     * A readiness receiver threw inside the poll (see {@code Readiness.deliver}). The exception
-     * handler is user code, which runs only in the callback phase, so the report is queued as a
-     * callback; if even that fails (the loop is closed), the driver logs it.
-     */
-    private void receiverFailed(Object source, Throwable failure) {
-        String message = "readiness receiver of " + EngineLog.describe(source) + " failed";
-        callSoon(() -> report(message, failure, source));
+        reports.report(message, error, source, about);
     }
 
     /** The loop's exception handler: the user's, or {@link #logDefault}. May throw. */
     protected abstract void handle(String message, Throwable error, Object source) throws Throwable;
 
-    /**
-     * What the default exception handler does: log on the {@code dev.loop} logger, at ERROR with its
-     * stack trace when there is an exception, at WARNING when there is none (a report that carries
-     * no exception is a summary, such as how many peers failed their handshakes, which says all
-     * there is to say in one line). Never throws.
-     */
+    /** What the default exception handler does: log on the {@code dev.loop} logger. Never throws. */
     protected final void logDefault(String message, Throwable error, Object source) {
-        if (error == null) {
-            log.warning(message, source);
-        } else {
-            log.error(message, error, source);
-        }
+        reports.logDefault(message, error, source);
     }
 
-    /**
-     * The context for a record about {@code about} (may be null) written now: the loop's name, what
-     * {@code about} and the report being handled are about, and what the layer above adds
-     * ({@link #describeCurrent}: the running task). Builds it: call once the level is enabled.
-     */
+    /** The context for a record about {@code about} (may be null) written now. Any thread. */
     public final LogContext logContext(Object about) {
-        LogContext c = LogContext.of(stats.name());
-        if (ownedHere()) {
-            reportScope.describe(c); // first: what the report is about, the source its reporter
-        }
-        c.about(DebugCallback.unwrap(about));
-        describeCurrent(c);
-        return c;
-    }
-
-    /**
-     * On the loop thread, or on its owner's thread while no thread runs it (a server closed after
-     * the loop stopped): where the loop's state is this thread's to read and write.
-     */
-    private boolean ownedHere() {
-        Thread o = owner;
-        return o == null || o == Thread.currentThread();
+        return reports.logContext(about);
     }
 
     /** Adds what runs on the loop right now to a record's context; the loop adds its running task. */
@@ -446,12 +388,7 @@ public abstract class Engine {
 
     /** Reports that could be neither handled nor logged (each also printed a fixed line on standard error). */
     public final long failedReports() {
-        return log.failed();
-    }
-
-    /** {@code String.valueOf(o)} that never throws, for messages about objects of users' classes. */
-    public static String describe(Object o) {
-        return EngineLog.describe(o);
+        return reports.failed();
     }
 
     // ---------------------------------------------------------------- state
@@ -479,6 +416,11 @@ public abstract class Engine {
     /** True once {@link #close()} began: what fails then is the close's doing, not news. Loop thread. */
     public final boolean isClosing() {
         return closing;
+    }
+
+    /** The thread running (or closing) the loop, or null. */
+    final Thread owner() {
+        return owner;
     }
 
     /** True on the thread that runs this loop right now. Any thread. */

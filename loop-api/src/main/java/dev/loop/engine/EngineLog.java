@@ -24,7 +24,7 @@ final class EngineLog {
 
     /** For the last-resort line, which must not need the context built (the loop's name alone). */
     private final String prefix;
-    /** The context of a record about an object: the engine's {@link Engine#logContext}. */
+    /** The context of a record about an object: {@link EngineReports#logContext}. */
     private final Function<Object, LogContext> context;
     /** Allocated up front: counting a lost report must not need memory either. */
     private final AtomicLong failed = new AtomicLong();

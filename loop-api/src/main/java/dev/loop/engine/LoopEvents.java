@@ -209,5 +209,23 @@ public final class LoopEvents {
         @Label("Connections Open") public long connectionsOpen;
         @Label("Bytes In") @DataAmount public long bytesIn;
         @Label("Bytes Out") @DataAmount public long bytesOut;
+        @Label("Stream Reads") public long streamReads;
+        @Label("Stream Writes") public long streamWrites;
+        @Label("Datagrams In") public long datagramsIn;
+        @Label("Datagrams Out") public long datagramsOut;
+        @Label("Datagrams Dropped") @Description("By the kernel at the loop's open UDP sockets; falls when one closes")
+        public long datagramsDropped;
+        /*
+         * One text field rather than a number per counter: an event's fields are fixed when the
+         * class loads, while each backend names its own counters (select; epoll_wait, read, write;
+         * io_uring_enter, sqe, cqe; none on the simulator). A field per known name would make this
+         * layer, which names no backend, list every backend's system calls, leave most fields 0 on
+         * any one loop, and drop a new backend's counters without a word; generic fields
+         * ("syscalls") would add up counts that do not mean the same thing (a submission is not a
+         * system call). The text keeps each backend's names and order, as the snapshot's map does.
+         */
+        @Label("Backend Counters")
+        @Description("The backend's counts of its own work, name=count in its order (epoll_wait=5 read=2 write=2); empty when it counts nothing")
+        public String backendCounters;
     }
 }

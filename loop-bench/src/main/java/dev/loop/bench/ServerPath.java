@@ -27,6 +27,7 @@ public final class ServerPath implements AutoCloseable {
     private final ByteBuffer batch;
     private final Signal done = new Signal();
     private final Runnable round;
+    private final int reads;
 
     /**
      * @param request one request's bytes
@@ -61,6 +62,7 @@ public final class ServerPath implements AutoCloseable {
             throw new IllegalStateException("the server's connection could not be set up", e);
         }
         int reads = REQUESTS / depth;
+        this.reads = reads;
         round = () -> {
             for (int i = 0; i < reads; i++) {
                 conn.receive(batch.clear());
@@ -95,6 +97,23 @@ public final class ServerPath implements AutoCloseable {
         CompletableFuture<Long> n = new CompletableFuture<>();
         running.loop.execute(() -> n.complete(conn.writes()));
         return n.join();
+    }
+
+    /**
+     * Checks, before measuring, that the server writes the answers to one read together: one
+     * round makes one write per read (with pipelining, that is what coalescing them means).
+     *
+     * @param answers what the server's answers are called, for the message
+     * @throws IllegalStateException naming the writes it made, if not
+     */
+    public void requireOneWritePerRead(String answers) {
+        long before = writes();
+        round();
+        long writes = writes() - before;
+        if (writes != reads) {
+            throw new IllegalStateException(writes + " writes for " + reads + " reads: the " + answers
+                    + " to one read are not written together");
+        }
     }
 
     @Override

@@ -5,23 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loop.Loop;
 import dev.loop.LoopFuture;
-import dev.loop.LoopOptions;
-import dev.loop.Loops;
 import dev.loop.net.DatagramEndpoint;
 import dev.loop.net.DatagramOptions;
 import dev.loop.net.Datagrams;
-import dev.loop.testing.ParkingLoopProvider;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,27 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * only "the kernel has no room" is said by the test.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class DatagramDrainTest {
-    private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+class DatagramDrainTest extends OverLoopbackDatagrams {
     private static final DatagramOptions SMALL = DatagramOptions.defaults().withWatermarks(100, 200);
-
-    private LoopbackDatagrams sockets;
-    private Loop loop;
-    private DatagramChannel peer;
-
-    @BeforeEach
-    void open() throws IOException {
-        loop = Loops.open(LoopOptions.defaults().withBackend("park"));
-        sockets = new LoopbackDatagrams(loop);
-        ParkingLoopProvider.last.net = sockets;
-        peer = DatagramChannel.open().bind(LOOPBACK);
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        loop.close();
-        peer.close();
-    }
 
     private InetSocketAddress to() throws IOException {
         return (InetSocketAddress) peer.getLocalAddress();

@@ -4,25 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loop.Loop;
-import dev.loop.LoopOptions;
-import dev.loop.Loops;
 import dev.loop.net.DatagramEndpoint;
 import dev.loop.net.DatagramHandler;
 import dev.loop.net.Datagrams;
 import dev.loop.spi.IoReady;
-import dev.loop.testing.ParkingLoopProvider;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,27 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * with a socket that counts its calls.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class HeldSendsTest {
-    private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-
-    private LoopbackDatagrams sockets;
-    private Loop loop;
-    private DatagramChannel peer;
-
-    @BeforeEach
-    void open() throws IOException {
-        loop = Loops.open(LoopOptions.defaults().withBackend("park"));
-        sockets = new LoopbackDatagrams(loop);
-        ParkingLoopProvider.last.net = sockets;
-        peer = DatagramChannel.open().bind(LOOPBACK);
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        loop.close();
-        peer.close();
-    }
-
+class HeldSendsTest extends OverLoopbackDatagrams {
     /** The peer sends {@code n} one-byte datagrams numbered from 0; then the socket reports them. */
     private void arrive(DatagramEndpoint ep, int n) throws IOException {
         for (int i = 0; i < n; i++) {

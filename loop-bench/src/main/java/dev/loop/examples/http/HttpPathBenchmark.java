@@ -52,13 +52,7 @@ public class HttpPathBenchmark {
                 new HttpConnection(c, state).startPush();
             });
             check(path.answersOfOneRound());
-            long before = path.writes();
-            path.round();
-            long writes = path.writes() - before;
-            if (writes != ServerPath.REQUESTS / depth) {
-                throw new IllegalStateException(writes + " writes for " + ServerPath.REQUESTS / depth
-                        + " reads: the answers to one read are not written together");
-            }
+            path.requireOneWritePerRead("answers");
         }
 
         /** Every request of the round got its plaintext answer, and nothing else was written. */

@@ -82,13 +82,7 @@ public class RespPathBenchmark {
                 }
             });
             check(path.answersOfOneRound(), command.reply);
-            long before = path.writes();
-            path.round();
-            long writes = path.writes() - before;
-            if (writes != ServerPath.REQUESTS / depth) {
-                throw new IllegalStateException(writes + " writes for " + ServerPath.REQUESTS / depth
-                        + " reads: the replies to one read are not written together");
-            }
+            path.requireOneWritePerRead("replies");
         }
 
         /** Every command of the round got its reply, and nothing else was written. */

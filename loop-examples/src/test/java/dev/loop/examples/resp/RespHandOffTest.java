@@ -39,40 +39,82 @@ class RespHandOffTest {
         return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    /**
-     * A connection served by the second loop. Which loop takes a connection is the kernel's
-     * (SO_REUSEPORT) or the acceptor's choice: connect until one lands there; the others are kept
-     * open in {@code others} so that the choice moves on.
-     */
-    private static Socket clientOfSecondLoop(RespServer server, List<Socket> others) throws IOException {
-        Loop second = server.loops().get(1);
-        for (int i = 0; i < 64; i++) {
-            long before = second.metrics().connectionsOpened();
-            Socket s = ExternalTools.connect(server.address(), WAIT);
-            s.getOutputStream().write(ascii("PING\r\n"));
-            assertEquals("+PONG\r\n", RespProtocolTest.readReply(s.getInputStream())); // accepted, wherever
-            if (second.metrics().connectionsOpened() > before) {
-                return s;
-            }
-            others.add(s);
-        }
-        throw new AssertionError("no connection of 64 landed on the second loop");
+    /** A step of a test that runs while a batch is away. */
+    private interface Step {
+        void run() throws Exception;
     }
 
-    /** Holds the data loop's thread until the returned latch is counted down. */
-    private static CountDownLatch holdDataLoop(RespServer server) throws InterruptedException {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch held = new CountDownLatch(1);
-        server.dataLoop().execute(() -> {
-            held.countDown();
+    /**
+     * A server of two loops and a client it serves on the second. The clients that landed on the
+     * first stay open until the end, so that the choice of loop moves on; closing this closes them
+     * all and the server. Each client's reads time out after {@link #WAIT} ({@link ExternalTools#connect}).
+     */
+    private static final class OnSecondLoop implements AutoCloseable {
+        final RespServer server;
+        final Loop second;
+        final Socket client;
+        private final List<Socket> sockets = new ArrayList<>();
+
+        OnSecondLoop(Cell cell) throws IOException {
+            server = RespProtocolTest.start(cell, 2);
+            second = server.loops().get(1);
             try {
-                release.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                client = connect();
+            } catch (Throwable t) {
+                close();
+                throw t;
             }
-        });
-        assertTrue(held.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the data loop took the holding task");
-        return release;
+        }
+
+        /**
+         * Which loop takes a connection is the kernel's (SO_REUSEPORT) or the acceptor's choice:
+         * connect until one lands on the second.
+         */
+        private Socket connect() throws IOException {
+            for (int i = 0; i < 64; i++) {
+                long before = second.metrics().connectionsOpened();
+                Socket s = ExternalTools.connect(server.address(), WAIT);
+                sockets.add(s);
+                s.getOutputStream().write(ascii("PING\r\n"));
+                assertEquals("+PONG\r\n", RespProtocolTest.readReply(s.getInputStream())); // accepted, wherever
+                if (second.metrics().connectionsOpened() > before) {
+                    return s;
+                }
+            }
+            throw new AssertionError("no connection of 64 landed on the second loop");
+        }
+
+        /**
+         * Runs {@code step} while the data loop's thread is held by a task that waits for a latch,
+         * so a batch handed to it stays away for as long as the step takes; then lets it go.
+         */
+        void whileABatchIsAway(Step step) throws Exception {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch held = new CountDownLatch(1);
+            server.dataLoop().execute(() -> {
+                held.countDown();
+                try {
+                    release.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertTrue(held.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the data loop took the holding task");
+                step.run();
+            } finally {
+                release.countDown();
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (server) {
+                for (Socket s : sockets) {
+                    s.close();
+                }
+            }
+        }
     }
 
     /** Waits until {@code loop} has read at least {@code bytes} in all; false if it has not within {@code wait}. */
@@ -104,82 +146,58 @@ class RespHandOffTest {
         return replies;
     }
 
-    private static void closeAll(List<Socket> sockets) throws IOException {
-        for (Socket s : sockets) {
-            s.close();
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.loop.testkit.Matrix#groups")
     void commandsAndEndOfStreamSentWhileABatchIsAwayAreAllAnsweredBeforeTheClose(Cell cell) throws Exception {
-        List<Socket> others = new ArrayList<>();
-        try (RespServer server = RespProtocolTest.start(cell, 2); Socket s = clientOfSecondLoop(server, others)) {
-            Loop second = server.loops().get(1);
-            OutputStream out = s.getOutputStream();
-            CountDownLatch release = holdDataLoop(server);
-            try {
-                long base = second.metrics().bytesIn();
+        try (OnSecondLoop c = new OnSecondLoop(cell)) {
+            OutputStream out = c.client.getOutputStream();
+            c.whileABatchIsAway(() -> {
+                long base = c.second.metrics().bytesIn();
                 byte[] first = ascii("SET a 1\r\n");
                 out.write(first); // parsed and handed to the data loop, which is held
-                assertTrue(awaitBytesIn(second, base + first.length, WAIT), "the first batch arrived");
+                assertTrue(awaitBytesIn(c.second, base + first.length, WAIT), "the first batch arrived");
                 // complete commands, then half a command, then the end of stream, all while the batch is away
                 byte[] more = ascii("INCR n\r\nINCR n\r\nGET a\r\nGET par");
                 out.write(more);
-                s.shutdownOutput();
-                assertTrue(awaitBytesIn(second, base + first.length + more.length, Duration.ofSeconds(10)),
+                c.client.shutdownOutput();
+                assertTrue(awaitBytesIn(c.second, base + first.length + more.length, Duration.ofSeconds(10)),
                         "the home loop reads on while the batch is away");
-                roundTrips(second, 3); // the end of stream, right behind those bytes, is seen too
-            } finally {
-                release.countDown();
-            }
-            s.setSoTimeout((int) WAIT.toMillis());
+                roundTrips(c.second, 3); // the end of stream, right behind those bytes, is seen too
+            });
             // every complete command answered, in order; the partial one dropped; then the close
             assertEquals(List.of("+OK\r\n", ":1\r\n", ":2\r\n", "$1\r\n1\r\n"),
-                    repliesUntilClosed(new BufferedInputStream(s.getInputStream())));
-        } finally {
-            closeAll(others);
+                    repliesUntilClosed(new BufferedInputStream(c.client.getInputStream())));
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.loop.testkit.Matrix#groups")
     void aClientThatBlocksAndClosesBeforeItsBatchRanIsClosedAndUnblocked(Cell cell) throws Exception {
-        List<Socket> others = new ArrayList<>();
-        try (RespServer server = RespProtocolTest.start(cell, 2); Socket s = clientOfSecondLoop(server, others)) {
-            Loop second = server.loops().get(1);
-            CountDownLatch release = holdDataLoop(server);
-            try {
-                long base = second.metrics().bytesIn();
+        try (OnSecondLoop c = new OnSecondLoop(cell)) {
+            c.whileABatchIsAway(() -> {
+                long base = c.second.metrics().bytesIn();
                 byte[] pop = ascii("BLPOP q 0\r\n");
-                s.getOutputStream().write(pop);
-                assertTrue(awaitBytesIn(second, base + pop.length, WAIT), "the blocking command arrived");
-                s.shutdownOutput(); // gone before the data loop even ran the command
-                roundTrips(second, 3);
-            } finally {
-                release.countDown();
-            }
+                c.client.getOutputStream().write(pop);
+                assertTrue(awaitBytesIn(c.second, base + pop.length, WAIT), "the blocking command arrived");
+                c.client.shutdownOutput(); // gone before the data loop even ran the command
+                roundTrips(c.second, 3);
+            });
             // it blocks once run; the home loop, which saw the end of stream already, closes it then
-            s.setSoTimeout((int) WAIT.toMillis());
-            assertEquals(-1, s.getInputStream().read(), "closed without a reply");
-            try (Socket other = ExternalTools.connect(server.address(), WAIT)) {
+            assertEquals(-1, c.client.getInputStream().read(), "closed without a reply");
+            try (Socket other = ExternalTools.connect(c.server.address(), WAIT)) {
                 other.getOutputStream().write(ascii("RPUSH q x\r\nLPOP q\r\n"));
                 InputStream in = new BufferedInputStream(other.getInputStream());
                 assertEquals(":1\r\n", RespProtocolTest.readReply(in));
                 assertEquals("$1\r\nx\r\n", RespProtocolTest.readReply(in), "nobody is left blocked to take it");
             }
-        } finally {
-            closeAll(others);
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.loop.testkit.Matrix#groups")
     void inputThatArrivesInPiecesWhileABatchIsAwayIsAnsweredInOrder(Cell cell) throws Exception {
-        List<Socket> others = new ArrayList<>();
-        try (RespServer server = RespProtocolTest.start(cell, 2); Socket s = clientOfSecondLoop(server, others)) {
-            Loop second = server.loops().get(1);
-            OutputStream out = s.getOutputStream();
+        try (OnSecondLoop c = new OnSecondLoop(cell)) {
+            OutputStream out = c.client.getOutputStream();
             StringBuilder pipeline = new StringBuilder();
             List<String> expected = new ArrayList<>();
             for (int i = 1; i <= 300; i++) {
@@ -188,68 +206,56 @@ class RespHandOffTest {
                 expected.add(":" + i + "\r\n");
             }
             byte[] all = ascii(pipeline.toString());
-            CountDownLatch release = holdDataLoop(server);
-            try {
-                long read = second.metrics().bytesIn();
+            c.whileABatchIsAway(() -> {
+                long read = c.second.metrics().bytesIn();
                 // pieces of 97 bytes, each read on its own: every one ends in the middle of a command
                 for (int at = 0; at < all.length; at += 97) {
                     int n = Math.min(97, all.length - at);
                     out.write(all, at, n);
                     read += n;
-                    assertTrue(awaitBytesIn(second, read, Duration.ofSeconds(10)),
+                    assertTrue(awaitBytesIn(c.second, read, Duration.ofSeconds(10)),
                             "the home loop reads on while the batch is away (" + at + " of " + all.length + ")");
                 }
-            } finally {
-                release.countDown();
-            }
-            s.setSoTimeout((int) WAIT.toMillis());
-            InputStream in = new BufferedInputStream(s.getInputStream());
+            });
+            InputStream in = new BufferedInputStream(c.client.getInputStream());
             List<String> replies = new ArrayList<>();
             for (int i = 0; i < expected.size(); i++) {
                 replies.add(RespProtocolTest.readReply(in));
             }
             assertEquals(expected, replies);
-        } finally {
-            closeAll(others);
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.loop.testkit.Matrix#groups")
     void aClientPipeliningWhileItsBatchIsAwayIsReadNoFurtherThanTheBound(Cell cell) throws Exception {
-        List<Socket> others = new ArrayList<>();
-        try (RespServer server = RespProtocolTest.start(cell, 2); Socket s = clientOfSecondLoop(server, others)) {
-            Loop second = server.loops().get(1);
-            OutputStream out = s.getOutputStream();
+        try (OnSecondLoop c = new OnSecondLoop(cell)) {
+            OutputStream out = c.client.getOutputStream();
             int commands = 256 * 1024; // 2 MiB of "INCR n\r\n"
             byte[] all = ascii("INCR n\r\n".repeat(commands));
             long bound = RespConnection.INPUT_AHEAD + ConnectionOptions.DEFAULT_READ_BUFFER_SIZE; // one read past it
-            Thread writer = null;
-            CountDownLatch release = holdDataLoop(server);
-            try {
-                long base = second.metrics().bytesIn();
+            Thread writer = Thread.ofPlatform().daemon().unstarted(() -> {
+                try {
+                    out.write(all); // blocks once the kernel's buffers are full: nobody reads
+                } catch (IOException e) {
+                    // the test failed and closed the socket
+                }
+            });
+            c.whileABatchIsAway(() -> {
+                long base = c.second.metrics().bytesIn();
                 out.write(ascii("INCR n\r\n"));
-                assertTrue(awaitBytesIn(second, base + 8, WAIT), "the first batch arrived");
-                writer = Thread.ofPlatform().daemon().start(() -> {
-                    try {
-                        out.write(all); // blocks once the kernel's buffers are full: nobody reads
-                    } catch (IOException e) {
-                        // the test failed and closed the socket
-                    }
-                });
-                assertTrue(awaitBytesIn(second, base + 8 + RespConnection.INPUT_AHEAD, WAIT),
+                assertTrue(awaitBytesIn(c.second, base + 8, WAIT), "the first batch arrived");
+                writer.start();
+                assertTrue(awaitBytesIn(c.second, base + 8 + RespConnection.INPUT_AHEAD, WAIT),
                         "the home loop reads on while the batch is away, up to the bound");
                 for (int i = 0; i < 20; i++) {
-                    roundTrips(second, 1);
+                    roundTrips(c.second, 1);
                     Thread.sleep(10); // the writer goes on pushing: the loop must not read it
-                    long held = second.metrics().bytesIn() - base - 8;
+                    long held = c.second.metrics().bytesIn() - base - 8;
                     assertTrue(held <= bound, "read " + held + " bytes ahead while the batch is away, bound " + bound);
                 }
-            } finally {
-                release.countDown();
-            }
-            s.setSoTimeout((int) WAIT.toMillis());
-            InputStream in = new BufferedInputStream(s.getInputStream());
+            });
+            InputStream in = new BufferedInputStream(c.client.getInputStream());
             for (int i = 1; i <= commands + 1; i++) {
                 String r = RespProtocolTest.readReply(in);
                 if (!(":" + i + "\r\n").equals(r)) {
@@ -257,8 +263,6 @@ class RespHandOffTest {
                 }
             }
             writer.join(WAIT.toMillis());
-        } finally {
-            closeAll(others);
         }
     }
 }
