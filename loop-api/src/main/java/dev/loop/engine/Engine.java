@@ -48,7 +48,6 @@ public abstract class Engine {
     private volatile boolean stopping;
     private volatile boolean closed;
     private boolean closing;
-    private long iterations;
 
     protected Engine(IoDriver io, TimerQueue timers, LoopClock clock, EngineSettings settings) {
         this.io = Objects.requireNonNull(io, "io");
@@ -202,8 +201,7 @@ public abstract class Engine {
      * in docs/design.md.
      */
     public final void runOnce() {
-        iterations++;
-        stats.iterationBegins();
+        stats.iterationBegins(); // counts it too: not here, where every submitter reads the owner
         // 1. Count the work other threads submitted (MPSC inbox) and the callbacks left ready by
         //    the previous iteration; step 5 runs them in that order, the submissions straight
         //    from the inbox.
@@ -447,7 +445,7 @@ public abstract class Engine {
 
     /** Iterations run so far. */
     public final long iterations() {
-        return iterations;
+        return stats.iterations();
     }
 
     /** The loop's always-on metrics. */

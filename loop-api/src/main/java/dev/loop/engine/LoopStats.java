@@ -76,6 +76,9 @@ public final class LoopStats {
     private volatile long dropsReadAt;
     private volatile boolean dropsFresh; // false: a socket opened or closed since the last read
 
+    /** Iterations begun, metrics on or off. Written by the loop thread alone, like the rest of this object. */
+    private long iterations;
+
     // The iteration in progress (loop thread only, never read elsewhere).
     private long iterationStart;
     private long idleThisIteration;
@@ -105,6 +108,11 @@ public final class LoopStats {
         return name;
     }
 
+    /** Iterations begun so far. Any thread (a plain read: at most a moment old). */
+    public long iterations() {
+        return iterations;
+    }
+
     /** Whether the loop keeps metrics ({@value #PROPERTY} is not {@code false}). */
     public boolean isOn() {
         return on;
@@ -125,6 +133,7 @@ public final class LoopStats {
      * loop's happens in between), which saves a clock read per iteration.
      */
     void iterationBegins() {
+        iterations++;
         if (on) {
             long now = lastEnd != NONE ? lastEnd : clock.nanoTime();
             lastEnd = NONE;

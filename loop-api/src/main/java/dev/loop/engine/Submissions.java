@@ -23,7 +23,19 @@ final class Submissions {
     // Made once: a method reference per drain would allocate on the hot path.
     private final MessagePassingQueue.Consumer<Object> toReady = this::accept;
     private final MessagePassingQueue.Consumer<Object> runNow = this::run;
-    private boolean fed; // the inbox gave the loop something since phase 2 last looked
+    /**
+     * The loop thread's own state, written in every iteration that takes submissions, kept off the
+     * cache lines submitters read. Every {@link #submit} reads this object's {@code engine} and
+     * {@code inbox}; a flag beside them, written once per iteration, cost each submitter a cache
+     * miss per iteration, which slows the producer most when the loop keeps up with it best
+     * (docs/BENCHMARKS.md). An array lays its elements out in order, so the one in the middle has
+     * {@value #PAD} of its longs (128 bytes: a cache line and the line a prefetcher pairs with it)
+     * on either side, wherever the heap puts it.
+     */
+    private final long[] own = new long[PAD + 1 + PAD];
+    private static final int PAD = 16;
+    /** Nonzero: the inbox gave the loop something since phase 2 last looked. */
+    private static final int FED = PAD;
     /**
      * A timer (or its cancel) was submitted through the inbox since phase 1 last looked: the
      * next phase 1 moves the inbox as it is, so the timer is queued before phase 4 expires the
@@ -84,7 +96,7 @@ final class Submissions {
     int drain() {
         int moved = inbox.drain(toReady, maxPerIteration);
         if (moved > 0) {
-            fed = true;
+            own[FED] = 1;
         }
         return moved;
     }
@@ -142,7 +154,7 @@ final class Submissions {
     void run(int count) {
         if (count > 0) {
             if (inbox.drain(runNow, count) > 0) {
-                fed = true;
+                own[FED] = 1;
             }
         }
     }
@@ -158,11 +170,13 @@ final class Submissions {
 
     /** Whether the inbox gave the loop something since phase 2 last {@linkplain #looked looked}. */
     boolean fed() {
-        return fed;
+        return own[FED] != 0;
     }
 
     /** Phase 2 has looked at {@link #fed()}. */
     void looked() {
-        fed = false;
+        if (own[FED] != 0) {
+            own[FED] = 0;
+        }
     }
 }
