@@ -109,7 +109,9 @@ public abstract class Engine {
      */
     public final void callSoon(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
-        Runnable r = callbacks.tag(callback);
+        // The engine's own final flag, not the runner's: one load fewer on the path every
+        // completed future takes (docs/BENCHMARKS.md, "where a future's time goes").
+        Runnable r = debug ? callbacks.tag(callback) : callback;
         if (Thread.currentThread() == owner) {
             if (inbox.isEmpty()) {
                 ready.addLast(r); // the common case: one array store, no allocation
