@@ -93,11 +93,17 @@ class LoopProbeTest {
                 "Linux's per-thread run time is not readable here");
         long t0 = LoopProbe.processCpuNanos();
         long x = 0;
-        // spin well under one 10 ms tick
-        for (long end = System.nanoTime() + 2_000_000; System.nanoTime() < end; ) {
-            x++;
+        long used = 0;
+        // Spin in steps well under one 10 ms tick until the kernel has added this thread's run
+        // time: it does so at its own scheduler events (a tick of its own clock, a switch), so a
+        // single short spin may still read the old sum; the bound keeps a broken reader from
+        // spinning forever.
+        for (long limit = System.nanoTime() + 2_000_000_000L; used <= 0 && System.nanoTime() < limit; ) {
+            for (long end = System.nanoTime() + 2_000_000; System.nanoTime() < end; ) {
+                x++;
+            }
+            used = LoopProbe.processCpuNanos() - t0;
         }
-        long used = LoopProbe.processCpuNanos() - t0;
         assertTrue(x > 0);
         assertTrue(used > 0 && used % 10_000_000 != 0, "not a multiple of a 10 ms tick: " + used);
     }
