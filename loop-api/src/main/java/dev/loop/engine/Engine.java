@@ -445,11 +445,6 @@ public abstract class Engine {
         return ready.isEmpty() && inbox.isEmpty();
     }
 
-    /** How often phase 1 paused to let a stream of submissions fill (Submissions.countAtStart). */
-    final long submissionPaces() {
-        return submissions.paces();
-    }
-
     /** Iterations run so far. */
     public final long iterations() {
         return stats.iterations();

@@ -32,21 +32,10 @@ final class Submissions {
      * {@value #PAD} of its longs (128 bytes: a cache line and the line a prefetcher pairs with it)
      * on either side, wherever the heap puts it.
      */
-    private final long[] own = new long[PAD + 3 + PAD];
+    private final long[] own = new long[PAD + 1 + PAD];
     private static final int PAD = 16;
     /** Nonzero: the inbox gave the loop something since phase 2 last looked. */
     private static final int FED = PAD;
-    /** Submissions phase 5 ran in this iteration so far; phase 1 reads the previous one's. */
-    private static final int TAKEN = PAD + 1;
-    /** Times phase 1 paused for a stream ({@link #paces()}). */
-    private static final int PACES = PAD + 2;
-    /**
-     * A stream: the previous iteration ran at least {@value #STREAM_MIN} submissions, and fewer
-     * than {@value #STREAM_BATCH} wait now. See {@link #countAtStart}.
-     */
-    private static final int STREAM_MIN = 2;
-    private static final int STREAM_BATCH = 64;
-    static final long PACE_NANOS = 1_000;
     /**
      * A timer (or its cancel) was submitted through the inbox since phase 1 last looked: the
      * next phase 1 moves the inbox as it is, so the timer is queued before phase 4 expires the
@@ -140,36 +129,7 @@ final class Submissions {
             }
             return 0;
         }
-        long took = own[TAKEN];
-        own[TAKEN] = 0;
-        int waiting = Math.min(inbox.size(), maxPerIteration);
-        if (waiting > 0 && waiting < STREAM_BATCH && took >= STREAM_MIN && ready.isEmpty()) {
-            // A loop with nothing else to do that keeps up with a producer in full flow takes a
-            // few submissions per iteration, reading the slots and the index the producer is
-            // writing: each read takes the producer's cache line away, the producer slows, and
-            // the loop stays at its heels (measured: 40-56 M/s in such a JVM against 130-140 in
-            // one whose loop lagged, docs/BENCHMARKS.md). Looking away for a moment lets the
-            // producer fill whole lines undisturbed. Only a stream pays it: a lone submission, or
-            // the first of a burst, finds a loop that ran none, and a loop with callbacks or I/O
-            // waiting never pauses. The order is untouched: the count is only taken later.
-            pace();
-            own[PACES]++;
-            waiting = Math.min(inbox.size(), maxPerIteration);
-        }
-        return waiting;
-    }
-
-    /** How often phase 1 paused for a stream. Loop thread, or after it stopped. */
-    long paces() {
-        return own[PACES];
-    }
-
-    /** Waits {@value #PACE_NANOS} ns reading the clock, nothing a producer writes. */
-    private static void pace() {
-        long end = System.nanoTime() + PACE_NANOS;
-        while (System.nanoTime() - end < 0) {
-            // the clock read between two looks spaces them; no onSpinWait (see Sleep.linger)
-        }
+        return Math.min(inbox.size(), maxPerIteration);
     }
 
     /**
@@ -193,10 +153,8 @@ final class Submissions {
      */
     void run(int count) {
         if (count > 0) {
-            int ran = inbox.drain(runNow, count);
-            if (ran > 0) {
+            if (inbox.drain(runNow, count) > 0) {
                 own[FED] = 1;
-                own[TAKEN] += ran;
             }
         }
     }
