@@ -224,9 +224,10 @@ public abstract class Engine {
         poll(timeout);
 
         // 4. Move every timer whose deadline has passed into the ready queue (capped per
-        //    iteration), then count the work other threads submitted while we polled.
+        //    iteration), then, if the poll may have waited, count the work other threads
+        //    submitted while we polled.
         timers.expire(clock);
-        int late = submissions.countWhilePolling(early);
+        int late = submissions.countWhilePolling(early, timeout != 0);
 
         // 5. Run exactly what was ready when this step began: the callbacks left from the previous
         //    iteration, the submissions counted in step 1, the I/O callbacks and timers, then the

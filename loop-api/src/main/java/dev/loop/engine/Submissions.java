@@ -137,10 +137,23 @@ final class Submissions {
      * phase 1; phase 5 runs them after the ready callbacks, in the order a move behind them would
      * give. Closing moves them: a callSoon there drains the inbox ({@link #behindInbox}), never
      * inside a drain.
+     *
+     * <p>Only a poll that {@code mayHaveWaited} is worth the second look: a submission is what
+     * usually wakes a sleeping loop, and running it in the iteration it woke saves a whole poll.
+     * After a poll that did not wait, what arrived meanwhile runs first thing next iteration,
+     * still in its order, and the look is saved: reading how far the submitters got takes the
+     * cache line they all write from whichever of them wrote last. A loop keeping pace with a
+     * stream of submissions used to read it three times per iteration, few submissions apart,
+     * and each read stalled the producer's next offer; the producer slowed, the loop kept
+     * closer still, and the pair settled at a few submissions per iteration and half the rate
+     * (docs/BENCHMARKS.md, "the loop at its producer's heels").
      */
-    int countWhilePolling(int counted) {
+    int countWhilePolling(int counted, boolean mayHaveWaited) {
         if (engine.isClosing()) {
             drain();
+            return 0;
+        }
+        if (!mayHaveWaited) {
             return 0;
         }
         return Math.min(inbox.size() - counted, maxPerIteration);
@@ -153,7 +166,7 @@ final class Submissions {
      */
     void run(int count) {
         if (count > 0) {
-            if (inbox.drain(runNow, count) > 0) {
+            if (inbox.take(runNow, count) > 0) {
                 own[FED] = 1;
             }
         }
