@@ -446,6 +446,16 @@ public abstract class Engine {
         return ready.isEmpty() && inbox.isEmpty();
     }
 
+    /** How often phase 1 waited for a stream of submissions (Submissions.pace). */
+    final long submissionPaces() {
+        return submissions.paces();
+    }
+
+    /** For tests: how far apart phase 1 counts the inbox in a stream of submissions. */
+    final void spaceStreamLooks(long nanos) {
+        submissions.spaceStreamLooks(nanos);
+    }
+
     /** Iterations run so far. */
     public final long iterations() {
         return stats.iterations();
