@@ -94,4 +94,62 @@ class EngineTest {
         t.join(10_000);
         loop.close();
     }
+    /** Runs {@code submit} on a thread of its own and waits for it: a submission from another thread. */
+    private static Runnable fromAnotherThread(Runnable submit) {
+        return () -> {
+            Thread t = new Thread(submit);
+            t.start();
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        };
+    }
+
+    @Test
+    void aSubmissionThatWokeTheLoopRunsInTheIterationItWoke() {
+        Loop loop = open(LoopOptions.defaults());
+        ParkingDriver io = ParkingLoopProvider.last;
+        List<Integer> pollsSoFar = new ArrayList<>();
+        loop.callSoon(() -> {
+            pollsSoFar.add(io.timeouts.size());
+            // nothing else is ready: the next poll sleeps, and this submission wakes it
+            io.dispatchOnce = fromAnotherThread(() -> loop.callSoon(() -> {
+                pollsSoFar.add(io.timeouts.size());
+                loop.stop();
+            }));
+        });
+        loop.runForever();
+        assertEquals(2, pollsSoFar.size());
+        assertEquals(pollsSoFar.get(0) + 1, pollsSoFar.get(1), "it ran right after the poll it woke: " + io.timeouts);
+        assertTrue(List.copyOf(io.timeouts).get(pollsSoFar.get(0)) != 0, "that poll could sleep: " + io.timeouts);
+        loop.close();
+    }
+
+    @Test
+    void aSubmissionMadeDuringAPollThatDidNotWaitRunsInTheNextIteration() {
+        Loop loop = open(LoopOptions.defaults());
+        ParkingDriver io = ParkingLoopProvider.last;
+        List<String> ran = new ArrayList<>();
+        List<Integer> pollsSoFar = new ArrayList<>();
+        loop.callSoon(() -> {
+            io.dispatchOnce = fromAnotherThread(() -> loop.callSoon(() -> {
+                ran.add("submitted during the poll");
+                pollsSoFar.add(io.timeouts.size());
+                loop.stop();
+            }));
+            loop.callSoon(() -> { // ready, so the next poll does not wait
+                ran.add("ready before the poll");
+                pollsSoFar.add(io.timeouts.size());
+            });
+        });
+        loop.runForever();
+        assertEquals(List.of("ready before the poll", "submitted during the poll"), ran);
+        // the poll between them is the next iteration's: after a poll that did not wait, phase 4
+        // leaves the inbox alone, and phase 1 of the next iteration finds the submission
+        assertEquals(pollsSoFar.get(0) + 1, pollsSoFar.get(1), "polls: " + io.timeouts);
+        assertEquals(0L, List.copyOf(io.timeouts).get(pollsSoFar.get(0) - 1), "the poll it arrived in did not wait");
+        loop.close();
+    }
 }

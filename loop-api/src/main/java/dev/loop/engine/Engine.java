@@ -224,9 +224,10 @@ public abstract class Engine {
         poll(timeout);
 
         // 4. Move every timer whose deadline has passed into the ready queue (capped per
-        //    iteration), then count the work other threads submitted while we polled.
+        //    iteration), then, if the poll may have waited, count the work other threads
+        //    submitted while we polled.
         timers.expire(clock);
-        int late = submissions.countWhilePolling(early);
+        int late = submissions.countWhilePolling(early, timeout != 0);
 
         // 5. Run exactly what was ready when this step began: the callbacks left from the previous
         //    iteration, the submissions counted in step 1, the I/O callbacks and timers, then the
@@ -443,6 +444,16 @@ public abstract class Engine {
     /** Nothing ready and nothing submitted: used by close to know a round of task cancels settled. */
     public final boolean idle() {
         return ready.isEmpty() && inbox.isEmpty();
+    }
+
+    /** How often phase 1 waited for a stream of submissions (Submissions.pace). */
+    final long submissionPaces() {
+        return submissions.paces();
+    }
+
+    /** For tests: how far apart phase 1 counts the inbox in a stream of submissions. */
+    final void spaceStreamLooks(long nanos) {
+        submissions.spaceStreamLooks(nanos);
     }
 
     /** Iterations run so far. */

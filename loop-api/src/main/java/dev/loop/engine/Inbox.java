@@ -79,6 +79,14 @@ final class Inbox {
         return 0;
     }
 
+    /**
+     * {@link #drain} of the {@code count} items a {@link #size} found, without looking at the
+     * producers' index again to learn the inbox is not empty. Consumer only.
+     */
+    int take(MessagePassingQueue.Consumer<Object> sink, int count) {
+        return sealed ? 0 : queue.drain(sink, count);
+    }
+
     /** From now on, submissions are refused or settled. Called by close, before its drains. */
     void shut() {
         shut = true;

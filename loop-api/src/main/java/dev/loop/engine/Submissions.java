@@ -32,10 +32,22 @@ final class Submissions {
      * {@value #PAD} of its longs (128 bytes: a cache line and the line a prefetcher pairs with it)
      * on either side, wherever the heap puts it.
      */
-    private final long[] own = new long[PAD + 1 + PAD];
+    private final long[] own = new long[PAD + 4 + PAD];
     private static final int PAD = 16;
     /** Nonzero: the inbox gave the loop something since phase 2 last looked. */
     private static final int FED = PAD;
+    /** Submissions phase 5 ran in this iteration so far; phase 1 reads the previous one's. */
+    private static final int TAKEN = PAD + 1;
+    /** When phase 1 last counted the inbox in a stream ({@link System#nanoTime()}). */
+    private static final int COUNTED_AT = PAD + 2;
+    /** Times phase 1 waited before counting ({@link #paces()}). */
+    private static final int PACES = PAD + 3;
+    /** The previous iteration ran at least this many submissions: the loop is in a stream. */
+    private static final int STREAM_MIN = 2;
+    /** In a stream, phase 1 counts the inbox at most once per this many ns of real time. */
+    static final long STREAM_LOOK_NANOS = 1_000;
+    /** {@link #STREAM_LOOK_NANOS}, unless a test asks for longer. */
+    private long streamLookNanos = STREAM_LOOK_NANOS;
     /**
      * A timer (or its cancel) was submitted through the inbox since phase 1 last looked: the
      * next phase 1 moves the inbox as it is, so the timer is queued before phase 4 expires the
@@ -129,7 +141,47 @@ final class Submissions {
             }
             return 0;
         }
+        long took = own[TAKEN];
+        own[TAKEN] = 0;
+        if (took >= STREAM_MIN && ready.isEmpty()) {
+            pace();
+        }
         return Math.min(inbox.size(), maxPerIteration);
+    }
+
+    /**
+     * In a stream of submissions, waits until {@link #STREAM_LOOK_NANOS} have passed since phase 1
+     * last counted the inbox. Counting reads the index every submitter writes, and the read takes
+     * its cache line from the producer, whose next offer stalls until the line comes back. A loop
+     * with nothing else to do would count again a few submissions later, and the producer would
+     * pay that stall every few submissions (a line's trip between two CPUs costs tens to hundreds
+     * of ns). Spaced by a microsecond, the producer fills about a hundred submissions between
+     * two looks (measured in docs/BENCHMARKS.md, "the loop at its producer's heels"; Netty's loop
+     * spaces its looks with the system call of its non-blocking poll). The wait reads only the clock; a
+     * lone submission, the first iteration of a stream and a loop with callbacks ready never wait,
+     * and an iteration that took longer than the interval (a poll's system call, I/O callbacks)
+     * does not either. No submission is reordered: the count is simply taken later.
+     */
+    private void pace() {
+        long now = System.nanoTime();
+        long until = own[COUNTED_AT] + streamLookNanos;
+        if (now - until < 0) {
+            own[PACES]++;
+            do {
+                now = System.nanoTime(); // no onSpinWait: a hypervisor may trap it (see Sleep.linger)
+            } while (now - until < 0);
+        }
+        own[COUNTED_AT] = now;
+    }
+
+    /** How often phase 1 waited for a stream. Loop thread, or after it stopped. */
+    long paces() {
+        return own[PACES];
+    }
+
+    /** For tests: spaces phase 1's counts in a stream by {@code nanos} instead. */
+    void spaceStreamLooks(long nanos) {
+        streamLookNanos = nanos;
     }
 
     /**
@@ -137,10 +189,23 @@ final class Submissions {
      * phase 1; phase 5 runs them after the ready callbacks, in the order a move behind them would
      * give. Closing moves them: a callSoon there drains the inbox ({@link #behindInbox}), never
      * inside a drain.
+     *
+     * <p>Only a poll that {@code mayHaveWaited} is worth the second look: a submission is what
+     * usually wakes a sleeping loop, and running it in the iteration it woke saves a whole poll.
+     * After a poll that did not wait, what arrived meanwhile runs first thing next iteration,
+     * still in its order, and the look is saved: reading how far the submitters got takes the
+     * cache line they all write from whichever of them wrote last. A loop keeping pace with a
+     * stream of submissions used to read it three times per iteration, few submissions apart,
+     * and each read stalled the producer's next offer; the producer slowed, the loop kept
+     * closer still, and the pair settled at a few submissions per iteration and half the rate
+     * (docs/BENCHMARKS.md, "the loop at its producer's heels").
      */
-    int countWhilePolling(int counted) {
+    int countWhilePolling(int counted, boolean mayHaveWaited) {
         if (engine.isClosing()) {
             drain();
+            return 0;
+        }
+        if (!mayHaveWaited) {
             return 0;
         }
         return Math.min(inbox.size() - counted, maxPerIteration);
@@ -153,8 +218,10 @@ final class Submissions {
      */
     void run(int count) {
         if (count > 0) {
-            if (inbox.drain(runNow, count) > 0) {
+            int ran = inbox.take(runNow, count);
+            if (ran > 0) {
                 own[FED] = 1;
+                own[TAKEN] += ran;
             }
         }
     }
