@@ -45,7 +45,7 @@ final class Submissions {
     /** The previous iteration ran at least this many submissions: the loop is in a stream. */
     private static final int STREAM_MIN = 2;
     /** In a stream, phase 1 counts the inbox at most once per this many ns of real time. */
-    static final long STREAM_LOOK_NANOS = 1_000;
+    static final long STREAM_LOOK_NANOS = 2_000;
     /** {@link #STREAM_LOOK_NANOS}, unless a test asks for longer. */
     private long streamLookNanos = STREAM_LOOK_NANOS;
     /**
@@ -155,9 +155,10 @@ final class Submissions {
      * its cache line from the producer, whose next offer stalls until the line comes back. A loop
      * with nothing else to do would count again a few submissions later, and the producer would
      * pay that stall every few submissions (a line's trip between two CPUs costs tens to hundreds
-     * of ns). Spaced by a microsecond, the producer fills about a hundred submissions between
-     * two looks (measured in docs/BENCHMARKS.md, "the loop at its producer's heels"; Netty's loop
-     * spaces its looks with the system call of its non-blocking poll). The wait reads only the clock; a
+     * of ns). Spaced by 2 µs, the producer fills a few hundred submissions between two looks
+     * (measured in docs/BENCHMARKS.md, "the loop at its producer's heels", with 0.5, 1, 2 and
+     * 4 µs; Netty's loop spaces its looks with the system call of its non-blocking poll). A
+     * streamed submission may wait that much longer to be counted; none waits more. The wait reads only the clock; a
      * lone submission, the first iteration of a stream and a loop with callbacks ready never wait,
      * and an iteration that took longer than the interval (a poll's system call, I/O callbacks)
      * does not either. No submission is reordered: the count is simply taken later.
