@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loop.spi.LoopClock;
+import dev.loop.testing.OtherThread;
 import dev.loop.testing.ParkingDriver;
 import dev.loop.testing.ParkingLoopProvider;
 import java.time.Duration;
@@ -94,17 +95,9 @@ class EngineTest {
         t.join(10_000);
         loop.close();
     }
-    /** Runs {@code submit} on a thread of its own and waits for it: a submission from another thread. */
+    /** What a poll runs: {@code submit} on a thread of its own, waited for (a submission from another thread). */
     private static Runnable fromAnotherThread(Runnable submit) {
-        return () -> {
-            Thread t = new Thread(submit);
-            t.start();
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-        };
+        return () -> OtherThread.run(submit);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loop.Loop;
 import dev.loop.LoopOptions;
 import dev.loop.Loops;
+import dev.loop.testing.OtherThread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -93,7 +94,7 @@ class SubmissionPacingTest {
     }
 
     @Test
-    void callbacksAlreadyReadyAreNotKeptWaiting() throws InterruptedException {
+    void callbacksAlreadyReadyAreNotKeptWaiting() {
         engine.lendTo(Thread.currentThread()); // this thread's callSoon is now the loop's own: ready work
         try {
             fromAnotherThread(0, 10);
@@ -112,9 +113,7 @@ class SubmissionPacingTest {
         }
     }
 
-    private void fromAnotherThread(int from, int count) throws InterruptedException {
-        Thread t = new Thread(() -> submit(from, count));
-        t.start();
-        t.join();
+    private void fromAnotherThread(int from, int count) {
+        OtherThread.run(() -> submit(from, count));
     }
 }
