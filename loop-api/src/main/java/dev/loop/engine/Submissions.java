@@ -158,10 +158,11 @@ final class Submissions {
      * of ns). Spaced by 2 µs, the producer fills a few hundred submissions between two looks
      * (measured in docs/BENCHMARKS.md, "the loop at its producer's heels", with 0.5, 1, 2 and
      * 4 µs; Netty's loop spaces its looks with the system call of its non-blocking poll). A
-     * streamed submission may wait that much longer to be counted; none waits more. The wait reads only the clock; a
-     * lone submission, the first iteration of a stream and a loop with callbacks ready never wait,
-     * and an iteration that took longer than the interval (a poll's system call, I/O callbacks)
-     * does not either. No submission is reordered: the count is simply taken later.
+     * streamed submission may wait that much longer to be counted; none waits more. The wait
+     * reads only the clock; a lone submission, the first iteration of a stream and a loop with
+     * callbacks ready never wait, and an iteration that took longer than the interval (a poll's
+     * system call, I/O callbacks) does not either. No submission is reordered: the count is
+     * simply taken later.
      */
     private void pace() {
         long now = System.nanoTime();
