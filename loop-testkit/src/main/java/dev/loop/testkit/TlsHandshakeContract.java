@@ -114,7 +114,7 @@ public class TlsHandshakeContract extends TlsSuite {
         Reports reports = reports(loop);
         Server server = echoServer(loop);
         await(loop, connect(loop, server)).close(); // warm up the server's path
-        spin(loop, 3);
+        untilNoConnectionIsOpen(loop); // the server's side closes when the end of stream reaches it
         long before = Fds.count();
         SSLEngine engine = TestCertificates.clientOptions().context().createSSLEngine();
         engine.setUseClientMode(true);
@@ -128,10 +128,23 @@ public class TlsHandshakeContract extends TlsSuite {
         assertTrue(report.contains("closed the connection during the handshake")
                 && report.contains(c.localAddress().toString()), report);
         c.close();
-        spin(loop, 3);
+        untilNoConnectionIsOpen(loop);
         if (before >= 0) {
             assertEquals(before, Fds.count(), "file descriptors leaked");
         }
+    }
+
+    /**
+     * Runs the loop until every connection it opened, on either side, is closed again (a peer's
+     * side closes only once the other's end of stream reaches it, a number of iterations no test
+     * can know), then a few iterations more for the closes themselves; at most 10 s.
+     */
+    private static void untilNoConnectionIsOpen(Loop loop) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (loop.metrics().connectionsOpen() > 0 && System.nanoTime() - end < 0) {
+            spin(loop, 1);
+        }
+        spin(loop, 3);
     }
 
     // ------------------------------------------------------------------ certificates and names
