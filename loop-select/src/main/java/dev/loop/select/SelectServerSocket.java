@@ -18,6 +18,13 @@ import java.nio.channels.SocketChannel;
  * thread-safe: loop thread only.
  */
 final class SelectServerSocket extends SelectChannel implements IoServerSocket {
+    static {
+        // Accept fails at the open-file limit, where loading a class from a directory (rather than
+        // an open jar) fails too: opening its file needs a descriptor. Run the failure path's
+        // translation once now, while descriptors are to be had, so what it needs is loaded.
+        SocketErrors.translate(Call.IO, new IOException(), null);
+    }
+
     private final ServerSocketChannel server;
     private final SocketAddress local;
 
