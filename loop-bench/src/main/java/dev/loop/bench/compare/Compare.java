@@ -256,10 +256,12 @@ public final class Compare {
     /** How contenders share the machine, for the report. */
     static String pairing(CompareOptions o) {
         return String.format(Locale.ROOT, "in turns: every contender of a workload in a process of its own, all alive at"
-                + " once; %d ms warm-up each (servers: %d ms each under every workload's load, all before any"
-                + " window), then %d rounds in which each contender measures one %d ms window, the order rotated every"
-                + " round; ratios are medians of per-round ratios, +-%% the %.0f%% confidence interval of that median",
-                o.warmup().toMillis(), echoWarmup(o).toMillis(), o.rounds(), o.iteration().toMillis(),
+                + " once; %d ms warm-up each (futures: %d ms; servers: %d ms each under every workload's load, all"
+                + " before any window), then %d rounds in which each contender measures one %d ms window, the order"
+                + " rotated every round; ratios are medians of per-round ratios, +-%% the %.0f%% confidence interval of"
+                + " that median",
+                o.warmup().toMillis(), MicroRunner.warmup("future", o.warmup()).toMillis(), echoWarmup(o).toMillis(),
+                o.rounds(), o.iteration().toMillis(),
                 Rounds.CONFIDENCE * 100);
     }
 

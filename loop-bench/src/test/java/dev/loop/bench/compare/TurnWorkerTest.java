@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +62,15 @@ class TurnWorkerTest {
         assertTrue(cmd.contains("-Xmx1g") && !cmd.contains("-Xmx2g"), cmd.toString());
         assertEquals(List.of("FutureBenchmark.loopPromise", "backend=select", "timers=heap"),
                 cmd.subList(cmd.size() - 3, cmd.size()));
+    }
+
+    @Test
+    void futuresWarmUpForAtLeastTwoSecondsWhateverThePresetAsks() {
+        assertEquals(Duration.ofSeconds(2), MicroRunner.warmup("future", Duration.ofMillis(400)));
+        assertEquals(Duration.ofSeconds(3), MicroRunner.warmup("future", Duration.ofSeconds(3)));
+        assertEquals(Duration.ofMillis(400), MicroRunner.warmup("callsoon", Duration.ofMillis(400)));
+        assertTrue(Compare.pairing(CompareOptions.parse()).contains("400 ms warm-up each (futures: 2000 ms;"),
+                Compare.pairing(CompareOptions.parse()));
     }
 
     @Test
