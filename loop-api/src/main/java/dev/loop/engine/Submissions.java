@@ -131,6 +131,8 @@ final class Submissions {
      * before, and 0 returned, while closing and when a timer waits among them.
      */
     int countAtStart() {
+        long took = own[TAKEN];
+        own[TAKEN] = 0; // every iteration: a stream is judged by the previous iteration alone
         boolean timers = timersWaiting;
         if (timers) {
             timersWaiting = false; // before the drain: a timer offered after it is seen next time
@@ -141,8 +143,6 @@ final class Submissions {
             }
             return 0;
         }
-        long took = own[TAKEN];
-        own[TAKEN] = 0;
         if (took >= STREAM_MIN && ready.isEmpty()) {
             pace();
         }
