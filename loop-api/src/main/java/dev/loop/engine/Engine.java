@@ -4,6 +4,8 @@ import dev.loop.log.LogContext;
 import dev.loop.spi.IoDriver;
 import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,6 +26,16 @@ import java.util.function.Function;
 public abstract class Engine {
     /** Passes over leftover callbacks that {@link #close()} makes before it reports the rest. */
     public static final int MAX_CLOSE_PASSES = 1_000;
+    /** {@link #owner}, for the plain read of {@link #inLoop()}. */
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(Engine.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final IoDriver io;
     private final EngineTimers timers;
@@ -44,6 +56,7 @@ public abstract class Engine {
     private final Submissions submissions;
     private final LoopStats stats;
 
+    /** Volatile for threads asking about another; a thread asking about itself reads it plainly. */
     private volatile Thread owner;
     private volatile boolean stopping;
     private volatile boolean closed;
@@ -112,7 +125,7 @@ public abstract class Engine {
         // The engine's own final flag, not the runner's: one load fewer on the path every
         // completed future takes (docs/BENCHMARKS.md, "where a future's time goes").
         Runnable r = debug ? callbacks.tag(callback) : callback;
-        if (Thread.currentThread() == owner) {
+        if (inLoop()) {
             if (inbox.isEmpty()) {
                 ready.addLast(r); // the common case: one array store, no allocation
             } else {
@@ -136,7 +149,7 @@ public abstract class Engine {
      * @throws RejectedExecutionException if the loop is closed
      */
     public final void schedule(EngineTimer t) {
-        if (Thread.currentThread() == owner) {
+        if (inLoop()) {
             if (inbox.isEmpty()) {
                 timers.add(t, closing);
             } else {
@@ -149,7 +162,7 @@ public abstract class Engine {
 
     /** Cancel of a timer: remove it now on the loop thread, else let the loop remove it. */
     final void timerCancelled(EngineTimer t) {
-        if (Thread.currentThread() == owner) {
+        if (inLoop()) {
             timers.remove(t);
         } else if (!inbox.isShut()) {
             try {
@@ -308,7 +321,7 @@ public abstract class Engine {
     /** Makes the running loop return after the iteration in progress. Any thread. */
     public final void stop() {
         stopping = true;
-        if (Thread.currentThread() != owner) {
+        if (!inLoop()) {
             wakeIfSleeping();
         }
     }
@@ -424,9 +437,13 @@ public abstract class Engine {
         return owner;
     }
 
-    /** True on the thread that runs this loop right now. Any thread. */
+    /**
+     * True on the thread that runs this loop right now. Any thread. Read plainly, which is enough
+     * for a thread asking about itself and lets the JIT keep the answer across a callback's run of
+     * callSoon calls (docs/design.md, "Threads").
+     */
     public final boolean inLoop() {
-        return Thread.currentThread() == owner;
+        return Thread.currentThread() == (Thread) OWNER.get(this);
     }
 
     public final String backendName() {
