@@ -1,7 +1,5 @@
 package dev.loop.engine;
 
-import java.util.ArrayDeque;
-
 /**
  * How the engine runs one callback: what escapes it goes to the loop's exception handler (and,
  * should even the message fail, is counted as lost), and in debug mode the callback is tagged with
@@ -35,7 +33,7 @@ final class CallbackRunner {
      * nothing escapes. Whether they are timed is decided once for the batch: a recording that
      * begins in the middle of one sees the callbacks of the next.
      */
-    void runAll(ArrayDeque<Runnable> queue, int n) {
+    void runAll(ReadyQueue queue, int n) {
         if (slow != null || LoopEvents.SLOW_CALLBACK.on()) {
             for (; n > 0; n--) {
                 run(queue.pollFirst());

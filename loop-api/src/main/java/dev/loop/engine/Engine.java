@@ -6,7 +6,6 @@ import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
@@ -44,7 +43,7 @@ public abstract class Engine {
     private final String timersName;
     private final boolean debug;
 
-    private final ArrayDeque<Runnable> ready = new ArrayDeque<>(1024);
+    private final ReadyQueue ready = new ReadyQueue();
     private final Inbox inbox;
     private final Extensions extensions = new Extensions();
     private final AutoCloseable clockSubscription;
@@ -252,6 +251,7 @@ public abstract class Engine {
         runReady(queued - left);
         submissions.run(late);
         stats.iterationEnds(ready.size(), timers.size());
+        ready.iterationEnded();
     }
 
     /** The last look before sleeping (interrupted: the last iteration, which a backend may not see). */

@@ -3,7 +3,6 @@ package dev.loop.engine;
 import dev.loop.spi.LoopClock;
 import dev.loop.spi.TimerNode;
 import dev.loop.spi.TimerQueue;
-import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -22,7 +21,7 @@ final class EngineTimers {
     private final LoopStats stats;
     private long sequence;
 
-    EngineTimers(TimerQueue queue, int maxPerIteration, ArrayDeque<Runnable> ready, LoopStats stats) {
+    EngineTimers(TimerQueue queue, int maxPerIteration, ReadyQueue ready, LoopStats stats) {
         this.stats = stats;
         this.queue = Objects.requireNonNull(queue, "timers");
         this.maxPerIteration = maxPerIteration;

@@ -1,6 +1,5 @@
 package dev.loop.engine;
 
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -19,12 +18,12 @@ final class Shutdown {
     private final Engine engine;
     private final Inbox inbox;
     private final Submissions submissions;
-    private final ArrayDeque<Runnable> ready;
+    private final ReadyQueue ready;
     private final EngineTimers timers;
     private final List<Runnable> closeHooks;
     private final AutoCloseable clockSubscription;
 
-    Shutdown(Engine engine, Inbox inbox, Submissions submissions, ArrayDeque<Runnable> ready, EngineTimers timers,
+    Shutdown(Engine engine, Inbox inbox, Submissions submissions, ReadyQueue ready, EngineTimers timers,
              List<Runnable> closeHooks, AutoCloseable clockSubscription) {
         this.engine = engine;
         this.inbox = inbox;
@@ -76,7 +75,7 @@ final class Shutdown {
     private void runReadyWithoutPolling() {
         for (int passes = 0; !ready.isEmpty() && passes < Engine.MAX_CLOSE_PASSES; passes++) {
             for (int n = ready.size(); n > 0; n--) { // a snapshot: what these schedule waits a pass
-                engine.runCallback(ready.poll());
+                engine.runCallback(ready.pollFirst());
             }
         }
         if (!ready.isEmpty()) {

@@ -1,6 +1,5 @@
 package dev.loop.engine;
 
-import java.util.ArrayDeque;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
@@ -15,7 +14,7 @@ import org.jctools.queues.MessagePassingQueue;
 final class Submissions {
     private final Engine engine;
     private final Inbox inbox;
-    private final ArrayDeque<Runnable> ready;
+    private final ReadyQueue ready;
     private final EngineTimers timers;
     private final CallbackRunner callbacks;
     private final LoopStats stats;
@@ -56,7 +55,7 @@ final class Submissions {
      */
     private volatile boolean timersWaiting;
 
-    Submissions(Engine engine, Inbox inbox, ArrayDeque<Runnable> ready, EngineTimers timers,
+    Submissions(Engine engine, Inbox inbox, ReadyQueue ready, EngineTimers timers,
                 CallbackRunner callbacks, LoopStats stats, int maxPerIteration) {
         this.engine = engine;
         this.inbox = inbox;
