@@ -82,8 +82,9 @@ final class ReadyQueue {
     }
 
     /**
-     * Moves what is queued into a new ring: as large as the old one, or smaller (not below
-     * {@link #INITIAL}) if a quarter of it would hold what is queued twice over.
+     * Moves what is queued into a new ring: as large as the old one, or halved (not below
+     * {@link #INITIAL}) for as long as what is queued fills an eighth of it or less, so the new
+     * ring is at least four times what it holds.
      */
     void renew() {
         int n = size();
