@@ -206,12 +206,13 @@ final class MicroRunner {
     /**
      * The least warm-up a workload family's contenders get, whatever the preset asks for. A future
      * per operation allocates about 2 GB a second, and a cold JVM runs ours and
-     * CompletableFuture's at half their speed or less for about the first 1.4 s (a young
-     * generation of fixed size shortens that, so much of it is the JVM sizing its young generation
-     * and allocation buffers); the quick preset's 400 ms measured that, not the futures
-     * (docs/BENCHMARKS.md, "A quick and a full run after the submission changes").
+     * CompletableFuture's at a fifth to half their speed until it has run them for about 3 s (a
+     * young generation of fixed size shortens that, so much of it is the JVM sizing its young
+     * generation and allocation buffers). With 2 s, the first one to three rounds of a contender
+     * read 10-17 M/s against 60-90 after; with 5 s, none did (docs/BENCHMARKS.md, "The speed
+     * targets, one by one").
      */
-    private static final Map<String, Duration> LEAST_WARMUP = Map.of("future", Duration.ofSeconds(2));
+    private static final Map<String, Duration> LEAST_WARMUP = Map.of("future", Duration.ofSeconds(5));
 
     /** The warm-up the contenders of {@code group} get when the options ask for {@code asked}. */
     static Duration warmup(String group, Duration asked) {

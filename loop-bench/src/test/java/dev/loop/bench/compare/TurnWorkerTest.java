@@ -65,11 +65,12 @@ class TurnWorkerTest {
     }
 
     @Test
-    void futuresWarmUpForAtLeastTwoSecondsWhateverThePresetAsks() {
-        assertEquals(Duration.ofSeconds(2), MicroRunner.warmup("future", Duration.ofMillis(400)));
-        assertEquals(Duration.ofSeconds(3), MicroRunner.warmup("future", Duration.ofSeconds(3)));
+    void futuresWarmUpForAtLeastFiveSecondsWhateverThePresetAsks() {
+        assertEquals(Duration.ofSeconds(5), MicroRunner.warmup("future", Duration.ofMillis(400)));
+        assertEquals(Duration.ofSeconds(5), MicroRunner.warmup("future", Duration.ofSeconds(1))); // the full preset
+        assertEquals(Duration.ofSeconds(6), MicroRunner.warmup("future", Duration.ofSeconds(6)));
         assertEquals(Duration.ofMillis(400), MicroRunner.warmup("callsoon", Duration.ofMillis(400)));
-        assertTrue(Compare.pairing(CompareOptions.parse()).contains("400 ms warm-up each (futures: 2000 ms;"),
+        assertTrue(Compare.pairing(CompareOptions.parse()).contains("400 ms warm-up each (futures: 5000 ms;"),
                 Compare.pairing(CompareOptions.parse()));
     }
 
