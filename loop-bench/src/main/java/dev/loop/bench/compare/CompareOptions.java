@@ -55,7 +55,7 @@ public record CompareOptions(boolean full, List<String> workloads, List<String> 
               their loops' busy ratio and scheduling-lag p99 over the measured windows ("loop
               busy", "lag p99": Loop.metrics() at each window's start and end).
             presets:
-              (none)              quick: about 9 minutes on two cores (4 of them http, redis)
+              (none)              quick: about 11 minutes on two cores (4 of them http, redis)
               --full              real numbers: more and longer rounds, every size and combination
                                   (about an hour with three backends: 23 minutes of
                                   redis, 10 of http, 3 of the overhead and the loop group)
